@@ -1,0 +1,37 @@
+# cpkit: every target bootstraps .venv first, so a fresh clone needs only Python 3.11 and a compiler.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+# A separate numba cache for the bounds-checked pass, so checked and unchecked machine code never mix.
+BOUNDSCHECK_CACHE := $(VENV)/numba-cache-boundscheck
+
+.PHONY: demo test test-slow test-all bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit("cpkit needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/cpkit tile instances/tiling/pentominoes_10x6.txt --unique raw --show 1
+
+# The default suite: fast tests plus one published count per engine; then the kernel tests again
+# with numba's bounds checking on.
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(BOUNDSCHECK_CACHE) $(BIN)/python -m pytest -q -m "kernel and not slow" -p no:cacheprovider
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/cpkit bench tiling-dlx
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,46 @@
+"""The public API behind ``cpkit.load``, ``cpkit.solve`` and ``cpkit.count``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .result import Result
+
+
+def load(path: str | Path, *, index: int = 0):
+    """Read a model from a file: a polycube definition file (``D:`` ... ``~D``) gives a tiling
+    ``Puzzle``; ``index`` picks one puzzle of a file that holds several."""
+    from .io.polycube import read_polycube
+
+    puzzles = read_polycube(path)
+    if not 0 <= index < len(puzzles):
+        raise InputError(f"the file holds {len(puzzles)} puzzle(s); there is no puzzle {index + 1}",
+                         str(path))
+    return puzzles[index]
+
+
+def _as_model(model_or_path):
+    if isinstance(model_or_path, (str, Path)):
+        return load(model_or_path)
+    return model_or_path
+
+
+def solve(model, *, engine: str = "auto", **options: Any) -> Result:
+    """Solve ``model`` (or the model in a file) with ``engine``; see ``cpkit.search.ENGINES``."""
+    from .search import solve as _solve
+
+    return _solve(_as_model(model), engine=engine, **options)
+
+
+def count(model_or_path, *, unique: str = "raw", engine: str = "auto", **options: Any) -> int:
+    """The exact number of solutions; raises ``CpkitError`` if the search could not finish."""
+    from .errors import CpkitError
+
+    result = solve(_as_model(model_or_path), engine=engine, unique=unique, count_only=True,
+                   **options)
+    if not result.complete:
+        raise CpkitError(f"the search stopped early ({result.stop_reason}) after "
+                         f"{result.count} solutions; the count is not exact")
+    return result.count

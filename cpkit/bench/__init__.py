@@ -1,0 +1,106 @@
+"""Named benchmark suites: run, print, and record the numbers.
+
+A suite is a function returning a list of ``Table``s.  ``run_suite`` prints them, writes the raw
+figures as JSON, and replaces the suite's section of ``docs/benchmarks.md`` (between
+``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``), headed by the machine it ran on, so that
+every number in the docs can be regenerated with one command.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import platform
+import re
+from dataclasses import asdict, dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError
+
+SUITES: dict[str, str] = {
+    "tiling-dlx": "cpkit.bench.tiling:dlx_suite",
+}
+
+
+@dataclass
+class Table:
+    title: str
+    columns: list[str]
+    rows: list[list[Any]]
+    notes: list[str] = field(default_factory=list)
+
+    def markdown(self) -> str:
+        out = [f"### {self.title}", "", "| " + " | ".join(self.columns) + " |",
+               "| " + " | ".join("---" for _ in self.columns) + " |"]
+        for row in self.rows:
+            out.append("| " + " | ".join(_cell(v) for v in row) + " |")
+        if self.notes:
+            out.append("")
+            out.extend(self.notes)
+        return "\n".join(out)
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:.3f}" if abs(v) < 1000 else f"{v:,.0f}"
+    return "" if v is None else str(v)
+
+
+def machine() -> dict[str, Any]:
+    """CPU model, cores and software versions, for the record."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    import numba
+    import numpy
+
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version(),
+            "numba": numba.__version__, "numpy": numpy.__version__,
+            "date": _dt.date.today().isoformat()}
+
+
+def run_suite(name: str, json_path: str | None = None, markdown_path: str | None = None,
+              quick: bool = False) -> list[Table]:
+    if name not in SUITES:
+        raise InputError(f"unknown benchmark suite {name!r}; available: {', '.join(SUITES)}")
+    module, _, attr = SUITES[name].partition(":")
+    tables: list[Table] = getattr(import_module(module), attr)(quick=quick)
+    info = machine()
+    header = (f"Measured {info['date']} on {info['cpu']} ({info['cores']} cores), Python "
+              f"{info['python']}, numba {info['numba']}, numpy {info['numpy']}; "
+              f"`cpkit bench {name}{' --quick' if quick else ''}`.")
+    text = "\n\n".join([header] + [t.markdown() for t in tables])
+    print(text)
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(
+            {"suite": name, "machine": info, "tables": [asdict(t) for t in tables]}, indent=2))
+    if markdown_path:
+        update_markdown(Path(markdown_path), name, text)
+    return tables
+
+
+def update_markdown(path: Path, name: str, body: str) -> None:
+    """Replace (or append) the section of suite ``name`` in a markdown file."""
+    start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
+    block = f"{start}\n{body}\n{end}"
+    text = path.read_text() if path.exists() else "# Benchmarks\n"
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.S)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: block, text)
+    else:
+        text = text.rstrip("\n") + f"\n\n## `{name}`\n\n{block}\n"
+    path.write_text(text)

@@ -1,0 +1,35 @@
+"""``cpkit bench SUITE``: run a named benchmark suite, print it, record it."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..bench import SUITES, run_suite
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "bench", help="run a benchmark suite and record the results",
+        description="Run a benchmark suite, print its tables, write the figures as JSON and "
+                    "update the suite's section of docs/benchmarks.md (when run from a cpkit "
+                    "checkout).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("suite", choices=sorted(SUITES), help="suite to run")
+    p.add_argument("--json", metavar="FILE", default=None,
+                   help="where to write the figures (default: benchmarks/results/SUITE.json)")
+    p.add_argument("--markdown", metavar="FILE", default="docs/benchmarks.md",
+                   help="markdown file whose section for this suite is replaced")
+    p.add_argument("--no-write", action="store_true", help="only print the tables")
+    p.add_argument("--quick", action="store_true",
+                   help="smaller instances, for checking that the suite runs")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    json_path = None if args.no_write else (args.json or f"benchmarks/results/{args.suite}.json")
+    markdown = None
+    if not args.no_write and Path(args.markdown).parent.is_dir():
+        markdown = args.markdown
+    run_suite(args.suite, json_path, markdown, quick=args.quick)
+    return 0

@@ -1,0 +1,59 @@
+"""Option helpers shared by the subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..result import INTERRUPTED, Result
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, got {value}")
+    return value
+
+
+def add_run_options(p: argparse.ArgumentParser) -> None:
+    """--limit, --time-limit, --count-only, --json: common to every solving command."""
+    p.add_argument("--count-only", action="store_true",
+                   help="count solutions without printing them")
+    p.add_argument("--limit", type=positive_int, metavar="N",
+                   help="stop after N solutions")
+    p.add_argument("--time-limit", type=positive_float, metavar="S",
+                   help="stop after S seconds of search (the count so far is reported)")
+    p.add_argument("--json", action="store_true",
+                   help="end the output with one JSON summary line")
+
+
+def announce_compiles(enabled: bool = True) -> None:
+    """Tell the user on stderr when numba is compiling (a cold cache), so a pause is explained."""
+    from ..search import jit
+
+    jit.on_slow_compile = (lambda msg: print(f"cpkit: {msg}", file=sys.stderr, flush=True)) \
+        if enabled else None
+
+
+def finish(result: Result, as_json: bool, text: str) -> int:
+    """Print the summary (text or JSON) and choose the exit status."""
+    if as_json:
+        print(json.dumps(result.summary(), sort_keys=False))
+    else:
+        print(text)
+    sys.stdout.flush()
+    return 130 if result.stop_reason == INTERRUPTED else 0

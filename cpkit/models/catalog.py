@@ -1,0 +1,80 @@
+"""The bundled tiling puzzles, built from the piece sets in ``polyforms``.
+
+``tools/make_tiling_instances.py`` writes these to ``instances/tiling/`` in the polycube format;
+a test checks the files still say what this module builds.
+"""
+
+from __future__ import annotations
+
+from .geometry import Cell
+from .polyforms import (BEDLAM, PENTOMINOES, SOMA, TETRIS_CUBE, TETROMINOES, diamond, hexominoes,
+                        one_sided_pentominoes)
+from .tiling import Piece, Puzzle
+
+
+def _pieces(shapes) -> list[Piece]:
+    return [Piece(name, tuple(cells)) for name, cells in shapes.items()]
+
+
+def _box_with_region(pieces: list[Piece], box: tuple[int, int, int], region: set[Cell],
+                     name: str) -> Puzzle:
+    """The region expressed the polycube way: a stationary piece ``*`` fills the rest of the box."""
+    X, Y, Z = box
+    filler = tuple((x, y, z) for z in range(Z) for y in range(Y) for x in range(X)
+                   if (x, y, z) not in region)
+    return Puzzle(pieces + [Piece("*", filler, True)], box=box, name=name)
+
+
+def pentominoes(x: int, y: int) -> Puzzle:
+    return Puzzle(_pieces(PENTOMINOES), box=(x, y, 1), name=f"pentominoes_{x}x{y}")
+
+
+def pentominoes_one_sided(x: int, y: int) -> Puzzle:
+    return Puzzle(_pieces(one_sided_pentominoes()), box=(x, y, 1), one_sided=True,
+                  name=f"pentominoes_onesided_{x}x{y}")
+
+
+def pt12_diamond() -> Puzzle:
+    """12 pentominoes + 5 tetrominoes in the 13x13 diamond with its 5-cell centre removed."""
+    region = set(diamond(6)) - {(6, 6, 0), (5, 6, 0), (7, 6, 0), (6, 5, 0), (6, 7, 0)}
+    pieces = _pieces(PENTOMINOES) + _pieces({k: v for k, v in TETROMINOES.items()})
+    return _box_with_region(pieces, (13, 13, 1), region, "pt12_diamond")
+
+
+def hexominoes_parallelogram() -> Puzzle:
+    """The 35 hexominoes in 14 rows of 15 cells, each row shifted one cell right of the last."""
+    region = {(x + y, y, 0) for y in range(14) for x in range(15)}
+    return _box_with_region(_pieces(hexominoes()), (28, 14, 1), region,
+                            "hexominoes_15x14_parallelogram")
+
+
+def hexominoes_box_in_diamond() -> Puzzle:
+    """The 35 hexominoes in the 23x23 diamond around an 11x5 box (Busche's Figure 8)."""
+    box = {(x, y, 0) for x in range(6, 17) for y in range(9, 14)}
+    region = set(diamond(11)) - box
+    return _box_with_region(_pieces(hexominoes()), (23, 23, 1), region,
+                            "hexominoes_box_in_diamond")
+
+
+def bundled() -> dict[str, tuple[Puzzle, str]]:
+    """File name -> (puzzle, comment) for everything in ``instances/tiling``."""
+    out = {}
+    for x, y in ((10, 6), (12, 5), (15, 4), (20, 3)):
+        out[f"pentominoes_{x}x{y}.txt"] = (pentominoes(x, y), f"The 12 pentominoes in a {x}x{y} box.")
+    out["pentominoes_onesided_30x3.txt"] = (pentominoes_one_sided(30, 3),
+                                            "The 18 one-sided pentominoes in a 30x3 box.")
+    out["pentominoes_onesided_18x5.txt"] = (pentominoes_one_sided(18, 5),
+                                            "The 18 one-sided pentominoes in an 18x5 box.")
+    out["tetriscube.txt"] = (Puzzle(_pieces(TETRIS_CUBE), box=(4, 4, 4), name="tetriscube"),
+                             "The Tetris Cube: 12 pieces in a 4x4x4 box.")
+    out["somacube.txt"] = (Puzzle(_pieces(SOMA), box=(3, 3, 3), name="somacube"),
+                           "Piet Hein's Soma cube: 7 pieces in a 3x3x3 box.")
+    out["bedlamcube.txt"] = (Puzzle(_pieces(BEDLAM), box=(4, 4, 4), name="bedlamcube"),
+                             "The Bedlam cube: 12 pentacubes and a tetracube in a 4x4x4 box.")
+    out["pt12_diamond.txt"] = (pt12_diamond(), "12 pentominoes and 5 tetrominoes in a 13x13 "
+                                               "diamond with a 5-cell hole in the centre.")
+    out["hexominoes_15x14_parallelogram.txt"] = (hexominoes_parallelogram(),
+                                                 "The 35 hexominoes in a 15x14 parallelogram.")
+    out["hexominoes_box_in_diamond.txt"] = (hexominoes_box_in_diamond(),
+                                            "The 35 hexominoes in Busche's box-in-a-diamond.")
+    return out

@@ -1,0 +1,111 @@
+"""Cells of the cubic lattice and the groups that act on them.
+
+A cell is an ``(x, y, z)`` tuple of ints.  A *shape* is a frozenset-like sorted tuple of cells
+translated so its minimum corner is the origin (``normalize``).  Transformations are 3x3 integer
+matrices: the 24 proper rotations of the cube, the 48 rotations and reflections, and the 4
+rotations about the z axis used by one-sided (flat, never flipped) pieces.
+
+Planar puzzles need no group of their own: they use the 3D rotations, and bounding the images to
+a box one cell thick keeps exactly the rotations that leave the piece in the plane (8 for a free
+polyomino; its flips are half-turns through the third dimension).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations, product
+from typing import Iterable
+
+import numpy as np
+
+Cell = tuple[int, int, int]
+Shape = tuple[Cell, ...]
+
+
+def normalize(cells: Iterable[Cell]) -> Shape:
+    """Sorted cells translated so that the minimum of each coordinate is 0."""
+    cells = list(cells)
+    if not cells:
+        return ()
+    mx = min(c[0] for c in cells)
+    my = min(c[1] for c in cells)
+    mz = min(c[2] for c in cells)
+    return tuple(sorted((x - mx, y - my, z - mz) for x, y, z in cells))
+
+
+def transform(cells: Iterable[Cell], matrix: np.ndarray) -> list[Cell]:
+    """Apply a 3x3 integer matrix to each cell (no translation)."""
+    arr = np.asarray(list(cells), dtype=np.int64).reshape(-1, 3)
+    out = arr @ np.asarray(matrix, dtype=np.int64).T
+    return [tuple(int(v) for v in row) for row in out]
+
+
+@lru_cache(maxsize=None)
+def _signed_permutation_matrices() -> tuple[np.ndarray, ...]:
+    """All 48 signed permutation matrices, ordered deterministically (identity first)."""
+    mats = []
+    for perm in permutations(range(3)):
+        for signs in product((1, -1), repeat=3):
+            m = np.zeros((3, 3), dtype=np.int64)
+            for row, (col, sign) in enumerate(zip(perm, signs)):
+                m[row, col] = sign
+            mats.append(m)
+    mats.sort(key=lambda m: (not np.array_equal(m, np.eye(3, dtype=np.int64)), m.tolist()[::-1]))
+    for m in mats:
+        m.setflags(write=False)
+    return tuple(mats)
+
+
+@lru_cache(maxsize=None)
+def group(kind: str) -> tuple[np.ndarray, ...]:
+    """The transformation group named ``kind``.
+
+    ``"rotations"``: the 24 proper rotations (determinant +1);
+    ``"mirror"``: all 48 rotations and reflections;
+    ``"planar"``: the 4 rotations about the z axis (one-sided polyominoes).
+    """
+    mats = _signed_permutation_matrices()
+    if kind == "mirror":
+        return mats
+    proper = tuple(m for m in mats if round(np.linalg.det(m)) == 1)
+    if kind == "rotations":
+        return proper
+    if kind == "planar":
+        return tuple(m for m in proper if m[2, 2] == 1)
+    raise ValueError(f"unknown transformation group {kind!r}")
+
+
+def orientations(cells: Iterable[Cell], kind: str) -> list[Shape]:
+    """Distinct normalized orientations of ``cells`` under ``group(kind)``, in group order."""
+    seen: dict[Shape, None] = {}
+    cells = list(cells)
+    for m in group(kind):
+        seen.setdefault(normalize(transform(cells, m)), None)
+    return list(seen)
+
+
+def canonical(cells: Iterable[Cell], kind: str) -> Shape:
+    """A representative that is equal for two cell sets iff one is a transform of the other."""
+    return min(orientations(cells, kind))
+
+
+def neighbours(cell: Cell) -> list[Cell]:
+    """The six face neighbours of a cell."""
+    x, y, z = cell
+    return [(x - 1, y, z), (x + 1, y, z), (x, y - 1, z), (x, y + 1, z), (x, y, z - 1), (x, y, z + 1)]
+
+
+def is_connected(cells: Iterable[Cell]) -> bool:
+    """True if the cells form one face-connected component (the empty set counts as connected)."""
+    cells = set(cells)
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen = {start}
+    stack = [start]
+    while stack:
+        for nb in neighbours(stack.pop()):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return len(seen) == len(cells)

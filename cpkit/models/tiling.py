@@ -1,0 +1,344 @@
+"""Tiling puzzles: pieces, regions, shapes and their bounded images.
+
+A ``Puzzle`` is a set of pieces and a region of the cubic lattice.  Mobile pieces move (rotate and
+translate; reflect too when ``mirror`` is set, never leave the plane when ``one_sided``);
+stationary pieces stay where they are given and only shape the region.  Identical mobile pieces
+form one ``PieceShape`` with a count, so solutions that merely swap identical pieces are one
+solution.
+
+An *image* is one placement of one shape: an orientation translated so that every cell lies in
+the region (a *bounded* image, in the seed's words).  The images compile into an ``ExactCover``
+with one primary item per free cell and one per shape (needed ``count`` times).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..errors import InputError
+from .exact_cover import ExactCover
+from .geometry import Cell, Shape, canonical, normalize, orientations
+
+#: Refuse to build more images than this: a puzzle that large cannot be enumerated anyway, and
+#: building it would exhaust memory before any message could be given.
+MAX_IMAGES = 5_000_000
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A named piece.  ``cells`` are absolute for a stationary piece, a shape for a mobile one."""
+
+    name: str
+    cells: tuple[Cell, ...]
+    stationary: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One mobile piece at absolute cells."""
+
+    piece: str
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Tiling:
+    """A solution: the placements of all mobile pieces (stationary pieces are the puzzle's)."""
+
+    placements: tuple[Placement, ...]
+
+    def grid(self, puzzle: "Puzzle") -> dict[Cell, str]:
+        """Piece name at every occupied cell, stationary pieces included."""
+        out = {c: p.name for p in puzzle.stationary_pieces for c in p.cells}
+        for pl in self.placements:
+            for c in pl.cells:
+                out[c] = pl.piece
+        return out
+
+
+@dataclass
+class PieceShape:
+    """The identical mobile pieces of one shape."""
+
+    index: int
+    names: tuple[str, ...]
+    orientations: tuple[Shape, ...]
+    orientation_set: frozenset = field(repr=False)
+
+    @property
+    def count(self) -> int:
+        return len(self.names)
+
+    @property
+    def size(self) -> int:
+        return len(self.orientations[0])
+
+    @property
+    def label(self) -> str:
+        return self.names[0] if self.count == 1 else "/".join(self.names)
+
+
+@dataclass(frozen=True)
+class ImageTable:
+    """All bounded images, by shape then orientation then translation (z, y, x order).
+
+    ``cell_ptr``/``cell_idx`` is CSR over region cell indices (sorted within each image).
+    """
+
+    shape: np.ndarray        # int32[n]: shape index
+    orientation: np.ndarray  # int32[n]: index into that shape's orientations
+    offset: np.ndarray       # int32[n, 3]: translation of the normalized orientation
+    cell_ptr: np.ndarray     # int64[n + 1]
+    cell_idx: np.ndarray     # int32[nnz]
+
+    def __len__(self) -> int:
+        return len(self.shape)
+
+    def cells_of(self, i: int) -> np.ndarray:
+        return self.cell_idx[self.cell_ptr[i]:self.cell_ptr[i + 1]]
+
+
+class Puzzle:
+    """A tiling puzzle.  Build it from pieces and either a box or an explicit region.
+
+    ``box=(X, Y, Z)`` makes the region the box minus the stationary pieces' cells (the polycube
+    file semantics); ``region=cells`` gives any cell set (stationary pieces, if any, are then only
+    drawn, and must not overlap it).  Raises ``InputError`` for inconsistent input.
+    """
+
+    def __init__(self, pieces: Sequence[Piece], *, box: tuple[int, int, int] | None = None,
+                 region: Iterable[Cell] | None = None, one_sided: bool = False,
+                 mirror: bool = False, name: str = ""):
+        self.name = name
+        self.pieces = list(pieces)
+        self.one_sided = bool(one_sided)
+        self.mirror = bool(mirror)
+        if self.one_sided and self.mirror:
+            raise InputError("a puzzle cannot be both one-sided and allow mirror images")
+        self.stationary_pieces = [p for p in self.pieces if p.stationary]
+        self.mobile_pieces = [p for p in self.pieces if not p.stationary]
+        self._check_pieces()
+        fixed = [c for p in self.stationary_pieces for c in p.cells]
+        if region is None:
+            if box is None:
+                raise InputError("a puzzle needs a box or a region")
+            if len(box) != 3 or any(int(d) < 1 for d in box):
+                raise InputError(f"box dimensions must be positive integers, got {box}")
+            self.box = tuple(int(d) for d in box)
+            self._check_stationary_in_box(fixed)
+            fixed_set = set(fixed)
+            X, Y, Z = self.box
+            cells = [(x, y, z) for z in range(Z) for y in range(Y) for x in range(X)
+                     if (x, y, z) not in fixed_set]
+        else:
+            cells = sorted(set(tuple(int(v) for v in c) for c in region),
+                           key=lambda c: (c[2], c[1], c[0]))
+            if any(len(c) != 3 for c in cells):
+                raise InputError("region cells must be (x, y, z) triples")
+            if set(cells) & set(fixed):
+                raise InputError("a stationary piece overlaps the region")
+            every = cells + fixed
+            if not every:
+                raise InputError("the region is empty")
+            lo = np.min(np.array(every), axis=0)
+            if np.any(lo < 0):
+                raise InputError("region cells must have non-negative coordinates")
+            hi = np.max(np.array(every), axis=0)
+            self.box = tuple(int(h) + 1 for h in hi)
+        if not self.mobile_pieces:
+            raise InputError("the puzzle has no mobile pieces")
+        if not cells:
+            raise InputError("the region is empty (no free cells)")
+        if self.one_sided:
+            if self.box[2] != 1:
+                raise InputError("oneSide needs zDim=1")
+            for p in self.mobile_pieces:
+                if len({c[2] for c in p.cells}) != 1:
+                    raise InputError(f"piece {p.name}: in a one-sided puzzle every z must be equal")
+        volume = sum(p.size for p in self.mobile_pieces)
+        if volume != len(cells):
+            raise InputError(f"the pieces have volume {volume} but the region has {len(cells)} "
+                             f"free cells; they must be equal")
+        self.cells: list[Cell] = cells
+        self.cell_index: dict[Cell, int] = {c: i for i, c in enumerate(cells)}
+        self.shapes: list[PieceShape] = self._group_shapes()
+
+    # ------------------------------------------------------------------ construction helpers
+    def _check_pieces(self) -> None:
+        seen: set[str] = set()
+        for p in self.pieces:
+            if not p.name or any(ch.isspace() for ch in p.name):
+                raise InputError(f"invalid piece name {p.name!r}")
+            if p.name in seen:
+                raise InputError(f"piece name {p.name} is used twice")
+            seen.add(p.name)
+            if not p.cells:
+                raise InputError(f"piece {p.name} has no cells")
+            if len(set(p.cells)) != len(p.cells):
+                raise InputError(f"piece {p.name} lists a cell twice")
+
+    def _check_stationary_in_box(self, fixed: list[Cell]) -> None:
+        X, Y, Z = self.box
+        owner: dict[Cell, str] = {}
+        for p in self.stationary_pieces:
+            for c in p.cells:
+                if not (0 <= c[0] < X and 0 <= c[1] < Y and 0 <= c[2] < Z):
+                    raise InputError(f"stationary piece {p.name} has cell {c} outside the "
+                                     f"{X}x{Y}x{Z} box")
+                if c in owner:
+                    raise InputError(f"stationary pieces {owner[c]} and {p.name} overlap at {c}")
+                owner[c] = p.name
+
+    @property
+    def group_kind(self) -> str:
+        """The orientation group of mobile pieces (see ``geometry.group``)."""
+        if self.one_sided:
+            return "planar"
+        return "mirror" if self.mirror else "rotations"
+
+    def _group_shapes(self) -> list[PieceShape]:
+        kind = self.group_kind
+        by_canon: dict[Shape, list[Piece]] = {}
+        for p in self.mobile_pieces:
+            by_canon.setdefault(canonical(p.cells, kind), []).append(p)
+        shapes = []
+        for idx, group_pieces in enumerate(by_canon.values()):
+            orients = tuple(orientations(group_pieces[0].cells, kind))
+            shapes.append(PieceShape(idx, tuple(p.name for p in group_pieces), orients,
+                                     frozenset(orients)))
+        return shapes
+
+    # ------------------------------------------------------------------ derived views
+    @property
+    def region_set(self) -> frozenset:
+        return frozenset(self.cells)
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.cells)
+
+    @property
+    def n_pieces(self) -> int:
+        return len(self.mobile_pieces)
+
+    @property
+    def dimension(self) -> int:
+        """2 for a puzzle in one layer of a box one cell thick, else 3."""
+        return 2 if min(self.box) == 1 else 3
+
+    @cached_property
+    def index_grid(self) -> np.ndarray:
+        """int32[X, Y, Z]: region cell index, or -1 outside the region."""
+        grid = np.full(self.box, -1, dtype=np.int32)
+        for i, (x, y, z) in enumerate(self.cells):
+            grid[x, y, z] = i
+        return grid
+
+    @cached_property
+    def cell_coords(self) -> np.ndarray:
+        """int32[V, 3]: coordinates of region cell ``i``."""
+        return np.array(self.cells, dtype=np.int32).reshape(-1, 3)
+
+    @cached_property
+    def images(self) -> ImageTable:
+        bound = sum(len(s.orientations) for s in self.shapes) * int(np.prod(self.box))
+        if bound > MAX_IMAGES and self._count_images() > MAX_IMAGES:
+            raise InputError(f"the puzzle is too large: more than {MAX_IMAGES:,} piece images")
+        grid = self.index_grid
+        X, Y, Z = self.box
+        shape_l, orient_l, offset_l, cells_l = [], [], [], []
+        for s in self.shapes:
+            for o, orient in enumerate(s.orientations):
+                arr = np.array(orient, dtype=np.int64)
+                ext = arr.max(axis=0) + 1
+                if ext[0] > X or ext[1] > Y or ext[2] > Z:
+                    continue
+                tz, ty, tx = np.meshgrid(np.arange(Z - ext[2] + 1), np.arange(Y - ext[1] + 1),
+                                         np.arange(X - ext[0] + 1), indexing="ij")
+                t = np.stack([tx.ravel(), ty.ravel(), tz.ravel()], axis=1)
+                pos = t[:, None, :] + arr[None, :, :]
+                idx = grid[pos[..., 0], pos[..., 1], pos[..., 2]]
+                ok = np.all(idx >= 0, axis=1)
+                if not np.any(ok):
+                    continue
+                idx = np.sort(idx[ok], axis=1)
+                shape_l.append(np.full(len(idx), s.index, dtype=np.int32))
+                orient_l.append(np.full(len(idx), o, dtype=np.int32))
+                offset_l.append(t[ok].astype(np.int32))
+                cells_l.append(idx.astype(np.int32))
+        if not shape_l:
+            empty = np.zeros(0, dtype=np.int32)
+            return ImageTable(empty, empty, np.zeros((0, 3), np.int32), np.zeros(1, np.int64), empty)
+        lengths = np.concatenate([np.full(len(c), c.shape[1], dtype=np.int64) for c in cells_l])
+        ptr = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=ptr[1:])
+        return ImageTable(np.concatenate(shape_l), np.concatenate(orient_l),
+                          np.concatenate(offset_l), ptr,
+                          np.concatenate([c.ravel() for c in cells_l]))
+
+    def _count_images(self) -> int:
+        X, Y, Z = self.box
+        n = 0
+        for s in self.shapes:
+            for orient in s.orientations:
+                ext = np.array(orient).max(axis=0) + 1
+                n += int(np.prod(np.maximum(np.array([X, Y, Z]) - ext + 1, 0)))
+        return n
+
+    def exact_cover(self, keep: np.ndarray | None = None) -> ExactCover:
+        """Columns: region cells (in cell-index order), then shapes (needed ``count`` times).
+        Rows: images (all, or those with ``keep[i]``)."""
+        img = self.images
+        n_img = len(img)
+        v = self.n_cells
+        lengths = np.diff(img.cell_ptr) + 1
+        ptr = np.zeros(n_img + 1, dtype=np.int64)
+        np.cumsum(lengths, out=ptr[1:])
+        items = np.empty(int(ptr[-1]), dtype=np.int32)
+        shape_pos = ptr[1:] - 1
+        mask = np.ones(len(items), dtype=bool)
+        mask[shape_pos] = False
+        items[mask] = img.cell_idx
+        items[shape_pos] = v + img.shape
+        primary = [f"{x},{y},{z}" for x, y, z in self.cells] + [s.label for s in self.shapes]
+        need = np.array([1] * v + [s.count for s in self.shapes], dtype=np.int32)
+        cover = ExactCover(primary, [], ptr, items, need, None, self.name)
+        return cover if keep is None else cover.restricted(keep)
+
+    def tiling_from_images(self, image_ids: Iterable[int]) -> Tiling:
+        """Decode chosen images into named placements.  Copies of a shape get their names in
+        image order, so the same set of images always decodes the same way."""
+        img = self.images
+        coords = self.cells
+        by_shape: dict[int, list[int]] = {}
+        for i in sorted(int(i) for i in image_ids):
+            by_shape.setdefault(int(img.shape[i]), []).append(i)
+        placements = []
+        for s_idx, ids in by_shape.items():
+            names = self.shapes[s_idx].names
+            for name, i in zip(names, ids):
+                placements.append(Placement(name, tuple(coords[c] for c in img.cells_of(i))))
+        placements.sort(key=lambda p: p.piece)
+        return Tiling(tuple(placements))
+
+    def describe(self) -> str:
+        X, Y, Z = self.box
+        kinds = "one-sided" if self.one_sided else ("mirror allowed" if self.mirror else "free")
+        return (f"{self.name or 'puzzle'}: {X}x{Y}x{Z} box, {self.n_cells} free cells, "
+                f"{self.n_pieces} pieces in {len(self.shapes)} shapes ({kinds})")
+
+    def __repr__(self) -> str:
+        return f"<Puzzle {self.describe()}>"
+
+
+def piece_from_cells(name: str, cells: Iterable[Cell], stationary: bool = False) -> Piece:
+    """A piece with its cells as given (only their shape matters for a mobile piece)."""
+    return Piece(name, tuple(tuple(int(v) for v in c) for c in cells), stationary)

@@ -1,0 +1,116 @@
+"""The one result type every engine returns, and independent solution checkers.
+
+Engines differ in what they count (DLX counts fits, CP search counts branching nodes), so
+``Stats`` keeps the common figures as fields and anything engine-specific in ``extra``.  The
+checkers here re-derive validity from the model alone, never from engine internals, so tests can
+use them to audit any engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Why a search stopped.  Only ``COMPLETE`` means the count is exact.
+COMPLETE = "complete"
+LIMIT = "limit"
+TIME_LIMIT = "time_limit"
+INTERRUPTED = "interrupted"
+STOP_REASONS = (COMPLETE, LIMIT, TIME_LIMIT, INTERRUPTED)
+
+
+@dataclass
+class Stats:
+    """Search effort.  Per-level lists are indexed by the number of pieces remaining *before* the
+    placement (index 0 is unused for tilings), as polycube prints ATTEMPTS[n] / FITS[n]."""
+
+    nodes: int = 0
+    fits_by_remaining: list[int] = field(default_factory=list)
+    attempts_by_remaining: list[int] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def fits(self) -> int:
+        return int(sum(self.fits_by_remaining))
+
+    @property
+    def attempts(self) -> int:
+        return int(sum(self.attempts_by_remaining))
+
+
+@dataclass
+class Result:
+    """What a solve returns, whatever the engine."""
+
+    family: str                      # "tiling" | "edge_matching" | "exact_cover"
+    engine: str
+    unique: str                      # counting semantics: "raw" | "rotation" | "mirror"
+    count: int                       # solutions found under ``unique``
+    complete: bool                   # True iff the search space was exhausted
+    stop_reason: str                 # one of STOP_REASONS
+    seconds: float                   # search time, excluding start-up and JIT compilation
+    jit_seconds: float = 0.0         # compiling or loading the numba kernels
+    solutions: list[Any] = field(default_factory=list)
+    stats: Stats = field(default_factory=Stats)
+    options: dict[str, Any] = field(default_factory=dict)
+    name: str = ""
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON object of the CLI contract (DESIGN.md, "CLI contract")."""
+        out: dict[str, Any] = {
+            "name": self.name,
+            "family": self.family,
+            "engine": self.engine,
+            "unique": self.unique,
+            "solutions": self.count,
+            "complete": self.complete,
+            "stop_reason": self.stop_reason,
+            "seconds": round(self.seconds, 6),
+            "jit_seconds": round(self.jit_seconds, 6),
+            "nodes": self.stats.nodes,
+        }
+        if self.family in ("tiling", "exact_cover"):
+            out["fits"] = self.stats.fits
+            out["attempts"] = self.stats.attempts
+        out.update(self.stats.extra)
+        out["options"] = self.options
+        return out
+
+
+def verify_tiling(puzzle, tiling) -> list[str]:
+    """Problems with ``tiling`` as a solution of ``puzzle``; an empty list means it is valid.
+
+    Checked from the model's definition only: every free cell covered exactly once, no cell outside
+    the region, each placement a rotation (or permitted reflection) of a translation of its piece,
+    and each shape used exactly as many times as it has copies.
+    """
+    from collections import Counter
+
+    from .models.geometry import normalize
+
+    problems: list[str] = []
+    covered: Counter = Counter()
+    used: Counter = Counter()
+    shape_of_name = {name: shape for shape in puzzle.shapes for name in shape.names}
+    for placement in tiling.placements:
+        shape = shape_of_name.get(placement.piece)
+        if shape is None:
+            problems.append(f"unknown piece {placement.piece!r}")
+            continue
+        used[shape.index] += 1
+        if normalize(placement.cells) not in shape.orientation_set:
+            problems.append(f"piece {placement.piece} placed in a shape it cannot take")
+        covered.update(placement.cells)
+    region = puzzle.region_set
+    for cell, n in covered.items():
+        if cell not in region:
+            problems.append(f"cell {cell} is outside the region")
+        elif n > 1:
+            problems.append(f"cell {cell} covered {n} times")
+    missing = len(region - set(covered))
+    if missing:
+        problems.append(f"{missing} cell(s) left empty")
+    for shape in puzzle.shapes:
+        if used[shape.index] != shape.count:
+            problems.append(f"shape {shape.label} used {used[shape.index]} times, needs {shape.count}")
+    return problems

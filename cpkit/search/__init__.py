@@ -1,0 +1,66 @@
+"""Search engines behind one interface.
+
+``ENGINES`` maps ``(family, name)`` to the function that runs that engine on a model of that
+family, as a dotted path imported on first use (so that, say, OR-Tools is only loaded when
+CP-SAT runs).  Every engine function takes the model and keyword options and returns a
+``cpkit.result.Result``.  ``solve`` picks the family from the model's type.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any, Callable
+
+from ..errors import EngineUnavailable
+from ..result import Result
+
+ENGINES: dict[tuple[str, str], str] = {
+    ("tiling", "dlx"): "cpkit.search.dlx:solve_tiling",
+    ("tiling", "cpsat"): "cpkit.search.cpsat:solve_tiling",
+    ("exact_cover", "dlx"): "cpkit.search.dlx:solve_cover",
+    ("exact_cover", "cpsat"): "cpkit.search.cpsat:solve_cover",
+}
+
+#: What ``engine="auto"`` means for each family.
+AUTO: dict[str, str] = {"tiling": "dlx", "exact_cover": "dlx"}
+
+
+def family_of(model: Any) -> str:
+    from ..models.exact_cover import ExactCover
+    from ..models.tiling import Puzzle
+
+    if isinstance(model, Puzzle):
+        return "tiling"
+    if isinstance(model, ExactCover):
+        return "exact_cover"
+    family = getattr(model, "family", None)
+    if isinstance(family, str):
+        return family
+    raise EngineUnavailable(f"cpkit cannot solve a {type(model).__name__}")
+
+
+def supported(family: str) -> list[str]:
+    """Engine names available for a family."""
+    return sorted(name for fam, name in ENGINES if fam == family)
+
+
+def engine_function(family: str, name: str) -> Callable[..., Result]:
+    if name == "auto":
+        name = AUTO.get(family, "")
+    target = ENGINES.get((family, name))
+    if target is None:
+        raise EngineUnavailable(f"no engine {name!r} for {family.replace('_', ' ')} models; "
+                                f"available: {', '.join(supported(family))}")
+    module, _, attr = target.partition(":")
+    return getattr(import_module(module), attr)
+
+
+def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
+    family = family_of(model)
+    fn = engine_function(family, engine)
+    if family == "tiling":
+        from . import tiling
+
+        return tiling.solve(model, fn, **options)
+    options.pop("unique", None)
+    return fn(model, **options)

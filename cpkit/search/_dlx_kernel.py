@@ -1,0 +1,326 @@
+"""Dancing links over arrays (Knuth's dlx1 with the multiplicities of Algorithm M), in numba.
+
+Pure kernels: every argument is a flat numpy array or a scalar, all state lives in arrays, and
+the search loop is a state machine over an explicit stack, so it can stop at any budget boundary
+(solution buffer full, node budget spent) and resume exactly where it stopped.
+
+Step labels follow Knuth's Algorithm X:
+
+- X2 *enter level l*: a solution if no primary item is left; else choose an item ``i`` (X3) and
+  start its options (X4).
+- X5 *try* ``x_l``: commit the option and go one level down.
+- X6 *try again*: undo the option, advance to the next one.
+- X7/X8 *backtrack / leave level*.
+
+Multiplicities.  An item needed ``k > 1`` times (a piece with ``k`` identical copies) is branched
+on by asking which of its options is the *first* one in the solution: option ``x`` is taken and,
+once explored, left hidden ("tweaked") while its successors are tried.  Branches are therefore
+disjoint and identical pieces never produce permuted duplicate solutions.  When an option is
+committed, every other item ``j`` in it has ``need[j]`` decremented and is covered when that
+reaches zero (cells and secondary items at once).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# Program counter values kept in the state vector between calls.
+PC_ENTER = 0
+PC_TRY = 1
+PC_LEAVE = 2
+
+# Return status of ``search``.
+DONE = 0
+BUFFER_FULL = 1
+BUDGET_SPENT = 2
+AT_STOP_LEVEL = 3   # reached ``stop_level``: the caller solves the subproblem, then resumes
+
+# Heuristic kinds.
+H_MINFIT = 0        # Knuth's S: fewest remaining options (Busche's min-fit)
+H_KEYED = 1         # smallest key, ties by fewest options; columns with 0 or 1 options first
+H_KEYED_STRICT = 2  # smallest key only (the pure fill order of de Bruijn / FILA's F)
+
+# Indices into the state vector.
+ST_LEVEL = 0
+ST_PC = 1
+ST_TWEAK_TOP = 2
+ST_BASE = 3
+ST_NBUF = 4
+STATE_SIZE = 5
+
+# Indices into the counters vector.
+CT_SOLUTIONS = 0
+CT_NODES = 1
+COUNTERS_SIZE = 2
+
+
+@njit(cache=True)
+def _hide(p, length, top, ulink, dlink):
+    """Remove every node of the option of node ``p``, except ``p`` itself, from its item list."""
+    q = p + 1
+    while q != p:
+        x = top[q]
+        u = ulink[q]
+        d = dlink[q]
+        if x <= 0:
+            q = u
+        else:
+            dlink[u] = d
+            ulink[d] = u
+            length[x] -= 1
+            q += 1
+
+
+@njit(cache=True)
+def _unhide(p, length, top, ulink, dlink):
+    q = p - 1
+    while q != p:
+        x = top[q]
+        u = ulink[q]
+        d = dlink[q]
+        if x <= 0:
+            q = d
+        else:
+            dlink[u] = q
+            ulink[d] = q
+            length[x] += 1
+            q -= 1
+
+
+@njit(cache=True)
+def _cover(i, llink, rlink, length, top, ulink, dlink):
+    p = dlink[i]
+    while p != i:
+        _hide(p, length, top, ulink, dlink)
+        p = dlink[p]
+    lft = llink[i]
+    rgt = rlink[i]
+    rlink[lft] = rgt
+    llink[rgt] = lft
+
+
+@njit(cache=True)
+def _uncover(i, llink, rlink, length, top, ulink, dlink):
+    lft = llink[i]
+    rgt = rlink[i]
+    rlink[lft] = i
+    llink[rgt] = i
+    p = ulink[i]
+    while p != i:
+        _unhide(p, length, top, ulink, dlink)
+        p = ulink[p]
+
+
+@njit(cache=True)
+def _commit(x, llink, rlink, length, need, top, ulink, dlink):
+    """Account for the items of option ``x`` other than the branching item (X5)."""
+    p = x + 1
+    while p != x:
+        j = top[p]
+        if j <= 0:
+            p = ulink[p]
+        else:
+            need[j] -= 1
+            if need[j] == 0:
+                _cover(j, llink, rlink, length, top, ulink, dlink)
+            p += 1
+
+
+@njit(cache=True)
+def _uncommit(x, llink, rlink, length, need, top, ulink, dlink):
+    """Exact inverse of ``_commit`` (X6)."""
+    p = x - 1
+    while p != x:
+        j = top[p]
+        if j <= 0:
+            p = dlink[p]
+        else:
+            if need[j] == 0:
+                _uncover(j, llink, rlink, length, top, ulink, dlink)
+            need[j] += 1
+            p -= 1
+
+
+@njit(cache=True)
+def _choose(kind, key_row, rlink, length, need):
+    """X3: the item to branch on and its branching degree (``<= 0`` means a dead end)."""
+    best = -1
+    best_deg = 1 << 30
+    if kind == H_MINFIT:
+        j = rlink[0]
+        while j != 0:
+            deg = length[j] - need[j] + 1
+            if deg < best_deg:
+                best_deg = deg
+                best = j
+                if deg <= 0:
+                    break
+            j = rlink[j]
+        return best, best_deg
+    # Keyed heuristics: smallest key; ties go to the fewest options, then to list order.
+    forced = -1
+    forced_deg = 2
+    min_any = -1
+    min_any_deg = 1 << 30
+    best_key = np.inf
+    j = rlink[0]
+    while j != 0:
+        deg = length[j] - need[j] + 1
+        if deg < min_any_deg:
+            min_any_deg = deg
+            min_any = j
+        if kind == H_KEYED and deg < forced_deg:
+            forced_deg = deg
+            forced = j
+            if deg <= 0:
+                break
+        k = key_row[j]
+        if k < best_key or (k == best_key and deg < best_deg):
+            best_key = k
+            best_deg = deg
+            best = j
+        j = rlink[j]
+    if forced >= 0:
+        return forced, forced_deg
+    if best < 0:
+        # Only unkeyed items (pieces) are left: fall back to min-fit.
+        return min_any, min_any_deg
+    return best, best_deg
+
+
+@njit(cache=True)
+def search(llink, rlink, length, need, top, ulink, dlink, row_of,
+           heur_of_level, heur_kind, heur_key,
+           state, col_of, cur, mode, tweak_base, tweak_stack, chosen, fits, counters,
+           sol_buf, sol_depth, store, max_in_buf, node_budget, stop_level):
+    """Run Algorithm X from the saved ``state`` until done, ``max_in_buf`` solutions are in the
+    buffer, ``node_budget`` options have been placed, or the search enters depth ``stop_level``
+    (pass -1 for never).  Returns DONE, BUFFER_FULL, BUDGET_SPENT or AT_STOP_LEVEL; ``state``
+    then holds where to resume.  At AT_STOP_LEVEL the matrix holds the subproblem below the
+    current placements; resuming skips that subproblem (the caller has solved it another way).
+
+    ``heur_of_level[l]`` picks the heuristic (a row of ``heur_kind`` / ``heur_key``) at depth ``l``.
+    ``chosen[l]`` is the option (row) placed at depth ``l``; ``fits[l]`` counts placements there.
+    """
+    level = state[ST_LEVEL]
+    pc = state[ST_PC]
+    ttop = state[ST_TWEAK_TOP]
+    base = state[ST_BASE]
+    nbuf = state[ST_NBUF]
+    budget = node_budget
+    status = DONE
+    while True:
+        if pc == PC_ENTER:
+            # X2: enter level.
+            if rlink[0] == 0:
+                counters[CT_SOLUTIONS] += 1
+                if store:
+                    for d in range(level):
+                        sol_buf[nbuf, d] = chosen[d]
+                    sol_depth[nbuf] = level
+                nbuf += 1
+                pc = PC_LEAVE
+                if nbuf >= max_in_buf:
+                    status = BUFFER_FULL
+                    break
+                continue
+            if budget <= 0:
+                status = BUDGET_SPENT
+                break
+            if level == stop_level:
+                pc = PC_LEAVE
+                status = AT_STOP_LEVEL
+                break
+            h = heur_of_level[level]
+            i, deg = _choose(heur_kind[h], heur_key[h], rlink, length, need)
+            if deg <= 0:
+                pc = PC_LEAVE
+                continue
+            # X4: start the options of item i.
+            col_of[level] = i
+            if need[i] == 1:
+                mode[level] = 0
+                _cover(i, llink, rlink, length, top, ulink, dlink)
+                need[i] = 0
+            else:
+                mode[level] = 1
+                tweak_base[level] = ttop
+            cur[level] = dlink[i]
+            pc = PC_TRY
+        elif pc == PC_TRY:
+            # X5: try option cur[level].
+            i = col_of[level]
+            x = cur[level]
+            if mode[level] == 0:
+                if x == i:
+                    # X7: all options of i tried.
+                    need[i] = 1
+                    _uncover(i, llink, rlink, length, top, ulink, dlink)
+                    pc = PC_LEAVE
+                    continue
+            else:
+                if x == i or length[i] < need[i]:
+                    # No option left that could be the first of i's remaining ones: restore the
+                    # tweaked options, most recent first, and leave.
+                    while ttop > tweak_base[level]:
+                        ttop -= 1
+                        y = tweak_stack[ttop]
+                        dlink[i] = y
+                        ulink[dlink[y]] = y
+                        length[i] += 1
+                        _unhide(y, length, top, ulink, dlink)
+                    pc = PC_LEAVE
+                    continue
+                # Take x as the first option of i; it stays hidden (tweaked) after exploration.
+                _hide(x, length, top, ulink, dlink)
+                d = dlink[x]
+                dlink[i] = d
+                ulink[d] = i
+                length[i] -= 1
+                tweak_stack[ttop] = x
+                ttop += 1
+                need[i] -= 1
+            _commit(x, llink, rlink, length, need, top, ulink, dlink)
+            chosen[level] = row_of[x]
+            fits[level] += 1
+            counters[CT_NODES] += 1
+            budget -= 1
+            level += 1
+            pc = PC_ENTER
+        else:
+            # X8: leave level; X6 at the level above.
+            if level == base:
+                status = DONE
+                break
+            level -= 1
+            i = col_of[level]
+            x = cur[level]
+            _uncommit(x, llink, rlink, length, need, top, ulink, dlink)
+            if mode[level] == 0:
+                cur[level] = dlink[x]
+            else:
+                need[i] += 1
+                cur[level] = dlink[i]
+            pc = PC_TRY
+    state[ST_LEVEL] = level
+    state[ST_PC] = pc
+    state[ST_TWEAK_TOP] = ttop
+    state[ST_NBUF] = nbuf
+    return status
+
+
+@njit(cache=True)
+def active_options(rlink, top, dlink, row_of, n_options, n_primary):
+    """Option numbers still in the matrix (reachable from an uncovered item among the
+    primary items), in increasing order."""
+    seen = np.zeros(n_options, dtype=np.bool_)
+    j = rlink[0]
+    while j != 0:
+        if j <= n_primary:
+            p = dlink[j]
+            while p != j:
+                seen[row_of[p]] = True
+                p = dlink[p]
+        j = rlink[j]
+    return np.flatnonzero(seen)

@@ -1,0 +1,110 @@
+"""The command line: output contract, exit statuses, error messages."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cpkit.cli import main
+from tests.conftest import TILING
+
+
+def run(capsys, *args):
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_tile_json_is_the_last_line(capsys):
+    status, out, _ = run(capsys, "tile", str(TILING / "pentominoes_20x3.txt"), "--unique", "raw",
+                         "--count-only", "--json")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert status == 0
+    assert summary["solutions"] == 8 and summary["complete"] is True
+    assert summary["engine"] == "dlx" and summary["unique"] == "raw"
+    for key in ("seconds", "nodes", "fits", "attempts", "jit_seconds"):
+        assert key in summary
+
+
+def test_tile_prints_letter_grids(capsys):
+    status, out, _ = run(capsys, "tile", str(TILING / "pentominoes_20x3.txt"), "--unique", "raw",
+                         "--show", "2")
+    assert status == 0
+    assert out.count("solution ") == 2
+    grid = out.split("solution 1:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(grid) == 3 and all(len(row.split()) == 20 for row in grid)
+
+
+def test_tile_3d_prints_layers_side_by_side(capsys):
+    _, out, _ = run(capsys, "tile", str(TILING / "somacube.txt"), "--unique", "raw", "--limit",
+                    "1")
+    grid = out.split("solution 1:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(grid) == 3 and all(len(row.split()) == 9 for row in grid)
+
+
+def test_cpsat_engine_through_the_cli(capsys):
+    _, out, _ = run(capsys, "tile", str(TILING / "pentominoes_20x3.txt"), "--engine", "cpsat",
+                    "--unique", "raw", "--count-only", "--json")
+    assert json.loads(out.splitlines()[-1])["solutions"] == 8
+
+
+def test_stats_table(capsys):
+    _, out, _ = run(capsys, "tile", str(TILING / "somacube.txt"), "--unique", "raw",
+                    "--count-only", "--stats")
+    assert "pieces left" in out and "total" in out
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["tile", "/no/such/file.txt"], "no such file"),
+    (["tile", str(TILING / "somacube.txt"), "--heuristic", "q"], "bad heuristic"),
+    (["tile", str(TILING / "somacube.txt"), "--unique", "rotation"], "not available yet"),
+])
+def test_errors_are_one_line_and_status_2(capsys, args, fragment):
+    status, out, err = run(capsys, *args)
+    assert status == 2
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+def test_bad_file_reports_file_and_line(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("D:xDim=2:yDim=1:zDim=1\nC:name=a:layout=0 0 zero\n~D\n")
+    status, _, err = run(capsys, "tile", str(bad))
+    assert status == 2 and err.strip() == f"cpkit: error: {bad}:2: layout cell 1 is '0 0 zero'; " \
+                                           f"expected three whole numbers 'x y z'"
+
+
+def test_unknown_option_exits_2():
+    done = subprocess.run([sys.executable, "-m", "cpkit.cli", "tile", "x.txt", "--frobnicate"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "unrecognized arguments" in done.stderr
+
+
+def test_cover_command(tmp_path, capsys):
+    f = tmp_path / "k.dlx"
+    f.write_text("a b c\na b\nc\na\nb c\n")
+    status, out, _ = run(capsys, "cover", str(f), "--json")
+    assert status == 0 and json.loads(out.splitlines()[-1])["solutions"] == 2
+    assert "solution 1:" in out
+
+
+def test_sigint_reports_partial_results(tmp_path):
+    """Ctrl-C during a long count prints the JSON summary of what was found, exit status 130."""
+    import os
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "cpkit.cli", "tile",
+                             str(TILING / "pentominoes_10x6.txt"), "--unique", "raw",
+                             "--count-only", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["complete"] is False and summary["stop_reason"] == "interrupted"
+    assert 0 <= summary["solutions"] < 9356

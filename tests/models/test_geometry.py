@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+import numpy as np
+
+from cpkit.models.geometry import canonical, group, normalize, orientations, transform
+from cpkit.models.polyforms import PENTOMINOES, SOMA, TETRIS_CUBE
+
+
+def test_group_sizes_and_closure():
+    for kind, size in (("rotations", 24), ("mirror", 48), ("planar", 4)):
+        mats = group(kind)
+        assert len(mats) == size
+        keys = {m.tobytes() for m in mats}
+        assert all((a @ b).astype(np.int64).tobytes() in keys for a in mats for b in mats)
+
+
+def test_rotations_are_proper():
+    assert all(round(np.linalg.det(m)) == 1 for m in group("rotations"))
+
+
+def test_pentomino_orientation_counts_in_the_plane():
+    # Orientations that stay in the z = 0 plane: the classic 63 for the 12 pentominoes.
+    flat = sum(len([o for o in orientations(s, "rotations") if all(c[2] == 0 for c in o)])
+               for s in PENTOMINOES.values())
+    assert flat == 63
+    assert sum(len(orientations(s, "planar")) for s in PENTOMINOES.values()) == 41   # X has 1, I and Z have 2, the rest 4
+
+
+def test_tetris_cube_complexities_match_the_seed():
+    # Seed table 1: G and J have 12 unique orientations, the others 24.
+    counts = {k: len(orientations(v, "rotations")) for k, v in TETRIS_CUBE.items()}
+    assert counts == {k: (12 if k in "GJ" else 24) for k in TETRIS_CUBE}
+
+
+def test_soma_chiral_pair_is_identified_only_with_mirror():
+    a, b = SOMA["A"], SOMA["B"]
+    assert canonical(a, "rotations") != canonical(b, "rotations")
+    assert canonical(a, "mirror") == canonical(b, "mirror")
+
+
+def test_normalize_and_transform():
+    cells = [(2, 3, 1), (3, 3, 1)]
+    assert normalize(cells) == ((0, 0, 0), (1, 0, 0))
+    assert normalize(transform(cells, group("planar")[1])) in (((0, 0, 0), (0, 1, 0)),)

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cpkit.errors import InputError
+from cpkit.models.catalog import bundled
+from cpkit.models.tiling import Piece, Puzzle
+
+
+def test_image_counts_match_the_seed(tiling_instance):
+    assert len(tiling_instance("pentominoes_10x6.txt").images) == 2056       # FILA, test case P1
+    assert len(tiling_instance("pentominoes_onesided_30x3.txt").images) == 1936
+
+
+def test_exact_cover_columns(tiling_instance):
+    p = tiling_instance("somacube.txt")
+    cover = p.exact_cover()
+    assert cover.n_primary == 27 + 7 and cover.n_options == len(p.images)
+    assert all(len(cover.option(k)) == p.shapes[p.images.shape[k]].size + 1
+               for k in range(cover.n_options))
+
+
+def test_repeated_pieces_have_a_multiplicity():
+    pieces = [Piece(n, ((0, 0, 0), (1, 0, 0))) for n in "abc"]
+    p = Puzzle(pieces, box=(6, 1, 1))
+    assert len(p.shapes) == 1
+    assert list(p.exact_cover().need) == [1] * 6 + [3]
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    (dict(box=(3, 1, 1)), "volume"),
+    (dict(box=(2, 0, 1)), "positive"),
+    (dict(), "box or a region"),
+    (dict(region=[]), "empty"),
+])
+def test_inconsistent_models_raise(kwargs, fragment):
+    with pytest.raises(InputError, match=fragment):
+        Puzzle([Piece("a", ((0, 0, 0), (1, 0, 0)))], **kwargs)
+
+
+def test_bundled_puzzles_build():
+    for name, (puzzle, _) in bundled().items():
+        assert puzzle.n_cells == sum(p.size for p in puzzle.mobile_pieces), name
+        assert len(puzzle.images) > 0
+
+
+def test_images_lie_in_the_region(tiling_instance):
+    p = tiling_instance("pt12_diamond.txt")
+    assert np.all(p.images.cell_idx < p.n_cells) and np.all(p.images.cell_idx >= 0)

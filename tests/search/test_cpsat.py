@@ -1,0 +1,45 @@
+"""CP-SAT as an independent count of the same exact covers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from cpkit.result import verify_tiling
+from cpkit.search import cpsat, dlx
+from tests.strategies import puzzles
+
+
+@pytest.mark.parametrize("name, raw", [("pentominoes_20x3.txt", 8), ("somacube.txt", 11520)])
+def test_cpsat_agrees_with_published_counts(tiling_instance, name, raw):
+    assert cpsat.solve_tiling(tiling_instance(name), count_only=True).count == raw
+
+
+@pytest.mark.slow
+def test_cpsat_counts_the_10x6(tiling_instance):
+    assert cpsat.solve_tiling(tiling_instance("pentominoes_10x6.txt"), count_only=True).count == 9356
+
+
+def test_cpsat_solutions_are_valid(tiling_instance):
+    puzzle = tiling_instance("pentominoes_20x3.txt")
+    result = cpsat.solve_tiling(puzzle)
+    assert len(result.solutions) == 8
+    assert all(verify_tiling(puzzle, t) == [] for t in result.solutions)
+    assert {t.placements for t in result.solutions} == \
+        {t.placements for t in dlx.solve_tiling(puzzle).solutions}
+
+
+def test_cpsat_limit(tiling_instance):
+    result = cpsat.solve_tiling(tiling_instance("somacube.txt"), limit=3)
+    assert result.count == 3 and not result.complete
+
+
+@pytest.mark.kernel
+@settings(max_examples=220)
+@given(puzzles())
+def test_dlx_and_cpsat_agree_on_random_puzzles(puzzle):
+    d = dlx.solve_tiling(puzzle)
+    c = cpsat.solve_tiling(puzzle)
+    assert d.count == c.count >= 1
+    assert {t.placements for t in d.solutions} == {t.placements for t in c.solutions}
+    assert all(verify_tiling(puzzle, t) == [] for t in d.solutions)

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Write instances/tiling/*.txt and manifest.json from the piece shapes in cpkit.models.
+
+Usage: python tools/make_tiling_instances.py [--check]
+With --check, exit 1 if a bundled file differs from what would be written.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cpkit.io.polycube import write_polycube  # noqa: E402
+from cpkit.models.catalog import bundled  # noqa: E402
+
+OUT = ROOT / "instances" / "tiling"
+
+# Published solution counts ("rotation": distinct up to the region's rotations, flips of a flat
+# puzzle included; "mirror": also up to reflection; "raw": every symmetric copy).  Sources:
+# Busche, "Solving Polyomino and Polycube Puzzles" (seed 001) and "FILA" (seed 000).
+PUBLISHED = {
+    "pentominoes_10x6.txt": {"raw": 9356, "rotation": 2339},
+    "pentominoes_12x5.txt": {"rotation": 1010},
+    "pentominoes_15x4.txt": {"rotation": 368},
+    "pentominoes_20x3.txt": {"raw": 8, "rotation": 2},
+    "pentominoes_onesided_30x3.txt": {"rotation": 46},
+    "pentominoes_onesided_18x5.txt": {"rotation": 686628},
+    "tetriscube.txt": {"rotation": 9839},
+    "somacube.txt": {"raw": 11520, "rotation": 480, "mirror": 240},
+    "bedlamcube.txt": {"rotation": 19186},
+    "pt12_diamond.txt": {"rotation": 51184},
+    "hexominoes_15x14_parallelogram.txt": {},
+    "hexominoes_box_in_diamond.txt": {},
+}
+
+
+def render() -> dict[str, str]:
+    files = {}
+    for name, (puzzle, comment) in bundled().items():
+        buf = io.StringIO()
+        write_polycube(puzzle, buf, comment=f"{comment}\nWritten by tools/make_tiling_instances.py "
+                                            f"from the shapes in cpkit/models/polyforms.py.")
+        files[name] = buf.getvalue()
+    manifest = {name: {"counts": PUBLISHED[name]} for name in files}
+    files["manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    return files
+
+
+def main() -> int:
+    files = render()
+    if "--check" in sys.argv[1:]:
+        stale = [n for n, text in files.items()
+                 if not (OUT / n).exists() or (OUT / n).read_text() != text]
+        for n in stale:
+            print(f"stale: instances/tiling/{n}")
+        return 1 if stale else 0
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (OUT / name).write_text(text)
+        print(f"wrote instances/tiling/{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
