@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/cpkit tile instances/tiling/pentominoes_10x6.txt --unique raw --show 1
+	$(BIN)/cpkit tile instances/tiling/pentominoes_10x6.txt --show 1
 
 # The default suite: fast tests plus one published count per engine; then the kernel tests again
 # with numba's bounds checking on.

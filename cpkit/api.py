@@ -34,12 +34,15 @@ def solve(model, *, engine: str = "auto", **options: Any) -> Result:
     return _solve(_as_model(model), engine=engine, **options)
 
 
-def count(model_or_path, *, unique: str = "raw", engine: str = "auto", **options: Any) -> int:
-    """The exact number of solutions; raises ``CpkitError`` if the search could not finish."""
+def count(model_or_path, *, unique: str | None = None, engine: str = "auto",
+          **options: Any) -> int:
+    """The exact number of solutions (tilings: up to rotation unless ``unique`` says otherwise);
+    raises ``CpkitError`` if the search could not finish."""
     from .errors import CpkitError
 
-    result = solve(_as_model(model_or_path), engine=engine, unique=unique, count_only=True,
-                   **options)
+    if unique is not None:
+        options["unique"] = unique
+    result = solve(_as_model(model_or_path), engine=engine, count_only=True, **options)
     if not result.complete:
         raise CpkitError(f"the search stopped early ({result.stop_reason}) after "
                          f"{result.count} solutions; the count is not exact")

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from ..bench import SUITES, run_suite
+from .common import HelpFormatter
 
 
 def add_parser(sub) -> None:
@@ -14,7 +15,7 @@ def add_parser(sub) -> None:
         description="Run a benchmark suite, print its tables, write the figures as JSON and "
                     "update the suite's section of docs/benchmarks.md (when run from a cpkit "
                     "checkout).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     p.add_argument("suite", choices=sorted(SUITES), help="suite to run")
     p.add_argument("--json", metavar="FILE", default=None,
                    help="where to write the figures (default: benchmarks/results/SUITE.json)")

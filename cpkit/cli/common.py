@@ -9,6 +9,17 @@ import sys
 from ..result import INTERRUPTED, Result
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """Shows an option's default only when it has a meaningful one."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if action.default not in (None, False, argparse.SUPPRESS) and "%(default)" not in text \
+                and action.option_strings:
+            text += " (default: %(default)s)"
+        return text
+
+
 def positive_int(text: str) -> int:
     try:
         value = int(text)

@@ -6,7 +6,7 @@ import argparse
 
 from ..io.dlx_format import read_dlx
 from ..search import supported
-from .common import add_run_options, announce_compiles, finish
+from .common import HelpFormatter, add_run_options, announce_compiles, finish
 
 
 def add_parser(sub) -> None:
@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
                     "items, then '|' and secondary items), then one option per line; '|' "
                     "starts a comment line.  Each solution is printed as its options, one per "
                     "line, followed by a blank line.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     p.add_argument("file", metavar="FILE", help="dlx1 input file")
     p.add_argument("--engine", default="auto", choices=["auto"] + supported("exact_cover"),
                    help="search engine")

@@ -329,6 +329,17 @@ class Puzzle:
         placements.sort(key=lambda p: p.piece)
         return Tiling(tuple(placements))
 
+    @cached_property
+    def _image_by_cells(self) -> dict[tuple[int, ...], int]:
+        img = self.images
+        return {tuple(img.cells_of(i).tolist()): i for i in range(len(img))}
+
+    def images_of_tiling(self, tiling: Tiling) -> list[int]:
+        """The image numbers of a tiling's placements (inverse of ``tiling_from_images``)."""
+        index = self.cell_index
+        return [self._image_by_cells[tuple(sorted(index[c] for c in pl.cells))]
+                for pl in tiling.placements]
+
     def describe(self) -> str:
         X, Y, Z = self.box
         kinds = "one-sided" if self.one_sided else ("mirror allowed" if self.mirror else "free")

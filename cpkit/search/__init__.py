@@ -57,10 +57,13 @@ def engine_function(family: str, name: str) -> Callable[..., Result]:
 
 def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     family = family_of(model)
-    fn = engine_function(family, engine)
+    name = AUTO.get(family, engine) if engine == "auto" else engine
+    fn = engine_function(family, name)
     if family == "tiling":
         from . import tiling
 
-        return tiling.solve(model, fn, **options)
-    options.pop("unique", None)
+        return tiling.solve(model, fn, engine_name=name, **options)
+    unique = options.pop("unique", None)
+    if family == "exact_cover" and unique not in (None, "raw"):
+        raise EngineUnavailable("exact covers have no symmetry to count up to; use unique='raw'")
     return fn(model, **options)

@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..propagators.tiling_filters import volumes_ok
+
 # Program counter values kept in the state vector between calls.
 PC_ENTER = 0
 PC_TRY = 1
@@ -47,12 +49,31 @@ ST_PC = 1
 ST_TWEAK_TOP = 2
 ST_BASE = 3
 ST_NBUF = 4
-STATE_SIZE = 5
+ST_VSTATE = 5        # volume state: remaining pieces by size (mixed radix)
+ST_PSTATE = 6        # parity state: remaining pieces by parity magnitude (mixed radix)
+ST_RPAR = 7          # parity of the open cells
+ST_FTOP = 8          # top of the trail of options hidden by dynamic filters
+STATE_SIZE = 9
 
 # Indices into the counters vector.
 CT_SOLUTIONS = 0
 CT_NODES = 1
-COUNTERS_SIZE = 2
+CT_PARITY_BACKTRACKS = 2
+CT_VOLUME_BACKTRACKS = 3
+CT_FILTERED = 4
+COUNTERS_SIZE = 5
+
+# Indices into the tiling-constraint configuration vector ``cfg``.
+CF_CELLS = 0             # items 1..n are cells
+CF_PIECES = 1            # pieces in a solution (remaining = pieces - depth)
+CF_PAR_TRIGGER_FROM = 2  # parity backtrack trigger while at least this many pieces remain
+CF_VOL_TRIGGER_FROM = 3  # volume backtrack trigger, likewise
+CF_PAR_FILTER_FROM = 4   # dynamic parity image filter, likewise
+CF_VOL_FILTER_FROM = 5   # dynamic volume image filter, likewise
+CF_PAR_OFFSET = 6        # index of parity 0 in the parity table's value axis
+CF_TRACK_CELLS = 7       # 1: maintain open_cell (needed by the volume features)
+CFG_SIZE = 8
+NEVER = 1 << 40          # a "from" value that switches a feature off
 
 
 @njit(cache=True)
@@ -190,10 +211,89 @@ def _choose(kind, key_row, rlink, length, need):
 
 
 @njit(cache=True)
+def _hide_option(p, llink, length, top, ulink, dlink):
+    """Remove the whole option of node ``p`` (every node, ``p`` included) from the matrix."""
+    _hide(p, length, top, ulink, dlink)
+    j = top[p]
+    u = ulink[p]
+    d = dlink[p]
+    dlink[u] = d
+    ulink[d] = u
+    length[j] -= 1
+
+
+@njit(cache=True)
+def _unhide_option(p, llink, length, top, ulink, dlink):
+    j = top[p]
+    u = ulink[p]
+    d = dlink[p]
+    dlink[u] = p
+    ulink[d] = p
+    length[j] += 1
+    _unhide(p, length, top, ulink, dlink)
+
+
+@njit(cache=True)
+def _mark_cells(x, top, ulink, open_cell, n_cells, value):
+    """Set ``open_cell`` of every cell item of option ``x`` to ``value``."""
+    p = x
+    while True:
+        j = top[p]
+        if j <= 0:
+            p = ulink[p]
+        else:
+            if j <= n_cells:
+                open_cell[j - 1] = value
+            p += 1
+        if p == x:
+            break
+
+
+@njit(cache=True)
+def _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_data, vol_ach,
+                    par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen, vstate, pstate, rpar,
+                    do_parity, do_volume, ftrail, ftop):
+    """Dynamic image filters: hide every option of a remaining shape whose placement would leave
+    an unreachable parity (``do_parity``) or an unfillable open region (``do_volume``).  Options
+    are visited through the shape items (tiling covers have one per option).  Returns the new top
+    of the filter trail."""
+    n_cells = cfg[CF_CELLS]
+    off = cfg[CF_PAR_OFFSET]
+    j = rlink[0]
+    while j != 0:
+        nxt_item = rlink[j]
+        if j > n_cells:
+            p = dlink[j]
+            while p != j:
+                nxt = dlink[p]
+                k = row_of[p]
+                bad = False
+                if do_parity and opt_data[k, 2] != 0:
+                    v = rpar - opt_data[k, 2] + off
+                    if v < 0 or v >= par_ach.shape[1] or par_ach[pstate - opt_data[k, 1], v] == 0:
+                        bad = True
+                if not bad and do_volume:
+                    _mark_cells(p, top, ulink, open_cell, n_cells, 0)
+                    if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate - opt_data[k, 0]],
+                                      fstack, fseen):
+                        bad = True
+                    _mark_cells(p, top, ulink, open_cell, n_cells, 1)
+                if bad:
+                    _hide_option(p, llink, length, top, ulink, dlink)
+                    ftrail[ftop] = p
+                    ftop += 1
+                p = nxt
+        j = nxt_item
+    return ftop
+
+
+@njit(cache=True)
 def search(llink, rlink, length, need, top, ulink, dlink, row_of,
            heur_of_level, heur_kind, heur_key,
            state, col_of, cur, mode, tweak_base, tweak_stack, chosen, fits, counters,
-           sol_buf, sol_depth, store, max_in_buf, node_budget, stop_level):
+           sol_buf, sol_depth, store, max_in_buf, node_budget, stop_level,
+           cfg, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+           filter_base, ftrail):
     """Run Algorithm X from the saved ``state`` until done, ``max_in_buf`` solutions are in the
     buffer, ``node_budget`` options have been placed, or the search enters depth ``stop_level``
     (pass -1 for never).  Returns DONE, BUFFER_FULL, BUDGET_SPENT or AT_STOP_LEVEL; ``state``
@@ -202,17 +302,32 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
 
     ``heur_of_level[l]`` picks the heuristic (a row of ``heur_kind`` / ``heur_key``) at depth ``l``.
     ``chosen[l]`` is the option (row) placed at depth ``l``; ``fits[l]`` counts placements there.
+
+    Tiling constraints (``cfg``, see the CF_* indices): after each placement, while at least
+    ``cfg[CF_*_FROM]`` pieces remain, the parity and volume backtrack triggers test the open
+    cells, and the dynamic parity and volume image filters hide the options that would violate
+    them (restored when the placement is undone).  ``opt_data[k]`` is (volume-state delta,
+    parity-state delta, signed parity) of option ``k``; ``vol_ach`` / ``par_ach`` are the
+    achievable tables indexed by state.  Items ``1..cfg[CF_CELLS]`` are cells.
     """
     level = state[ST_LEVEL]
     pc = state[ST_PC]
     ttop = state[ST_TWEAK_TOP]
     base = state[ST_BASE]
     nbuf = state[ST_NBUF]
+    vstate = state[ST_VSTATE]
+    pstate = state[ST_PSTATE]
+    rpar = state[ST_RPAR]
+    ftop = state[ST_FTOP]
+    n_cells = cfg[CF_CELLS]
+    pieces = cfg[CF_PIECES]
+    track = cfg[CF_TRACK_CELLS] != 0
     budget = node_budget
     status = DONE
     while True:
         if pc == PC_ENTER:
             # X2: enter level.
+            filter_base[level] = ftop
             if rlink[0] == 0:
                 counters[CT_SOLUTIONS] += 1
                 if store:
@@ -228,6 +343,29 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
             if budget <= 0:
                 status = BUDGET_SPENT
                 break
+            if level > 0:
+                remaining = pieces - level
+                if remaining >= cfg[CF_PAR_TRIGGER_FROM]:
+                    v = rpar + cfg[CF_PAR_OFFSET]
+                    if v < 0 or v >= par_ach.shape[1] or par_ach[pstate, v] == 0:
+                        counters[CT_PARITY_BACKTRACKS] += 1
+                        pc = PC_LEAVE
+                        continue
+                if remaining >= cfg[CF_VOL_TRIGGER_FROM]:
+                    if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate], fstack, fseen):
+                        counters[CT_VOLUME_BACKTRACKS] += 1
+                        pc = PC_LEAVE
+                        continue
+                do_parity = remaining >= cfg[CF_PAR_FILTER_FROM] and \
+                    opt_data[chosen[level - 1], 2] != 0
+                do_volume = remaining >= cfg[CF_VOL_FILTER_FROM]
+                if do_parity or do_volume:
+                    before = ftop
+                    ftop = _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of,
+                                           opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
+                                           fstack, fseen, vstate, pstate, rpar, do_parity,
+                                           do_volume, ftrail, ftop)
+                    counters[CT_FILTERED] += ftop - before
             if level == stop_level:
                 pc = PC_LEAVE
                 status = AT_STOP_LEVEL
@@ -282,14 +420,23 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
                 ttop += 1
                 need[i] -= 1
             _commit(x, llink, rlink, length, need, top, ulink, dlink)
-            chosen[level] = row_of[x]
+            k = row_of[x]
+            vstate -= opt_data[k, 0]
+            pstate -= opt_data[k, 1]
+            rpar -= opt_data[k, 2]
+            if track:
+                _mark_cells(x, top, ulink, open_cell, n_cells, 0)
+            chosen[level] = k
             fits[level] += 1
             counters[CT_NODES] += 1
             budget -= 1
             level += 1
             pc = PC_ENTER
         else:
-            # X8: leave level; X6 at the level above.
+            # X8: leave level (restoring what its filters hid); X6 at the level above.
+            while ftop > filter_base[level]:
+                ftop -= 1
+                _unhide_option(ftrail[ftop], llink, length, top, ulink, dlink)
             if level == base:
                 status = DONE
                 break
@@ -297,6 +444,12 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
             i = col_of[level]
             x = cur[level]
             _uncommit(x, llink, rlink, length, need, top, ulink, dlink)
+            k = row_of[x]
+            vstate += opt_data[k, 0]
+            pstate += opt_data[k, 1]
+            rpar += opt_data[k, 2]
+            if track:
+                _mark_cells(x, top, ulink, open_cell, n_cells, 1)
             if mode[level] == 0:
                 cur[level] = dlink[x]
             else:
@@ -307,6 +460,10 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
     state[ST_PC] = pc
     state[ST_TWEAK_TOP] = ttop
     state[ST_NBUF] = nbuf
+    state[ST_VSTATE] = vstate
+    state[ST_PSTATE] = pstate
+    state[ST_RPAR] = rpar
+    state[ST_FTOP] = ftop
     return status
 
 

@@ -15,8 +15,9 @@ import numpy as np
 
 from ..models.cpsat import exact_cover_model
 from ..models.exact_cover import ExactCover
-from ..models.tiling import Puzzle, Tiling
+from ..models.tiling import Puzzle
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result, Stats
+from .driver import StopSearch
 
 ENGINE = "cpsat"
 
@@ -47,7 +48,12 @@ def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float |
                 if on_rows is None:
                     found.append(rows)
                 else:
-                    on_rows(rows)
+                    try:
+                        on_rows(rows)
+                    except StopSearch:
+                        self.hit_limit = True
+                        self.stop_search()
+                        return
             if limit is not None and self.count >= limit:
                 self.hit_limit = True
                 self.stop_search()
@@ -82,17 +88,17 @@ def solve_cover(cover: ExactCover, *, limit: int | None = None, time_limit: floa
 
 def solve_tiling(puzzle: Puzzle, *, limit: int | None = None, time_limit: float | None = None,
                  count_only: bool = False, keep: np.ndarray | None = None,
-                 on_solution: Callable[[Tiling], None] | None = None) -> Result:
-    """Raw tilings of ``puzzle`` through CP-SAT (every symmetric copy counted)."""
+                 on_images: Callable[[np.ndarray], None] | None = None) -> Result:
+    """Raw tilings of ``puzzle`` through CP-SAT (every symmetric copy counted); ``keep`` and
+    ``on_images`` as for ``cpkit.search.dlx.solve_tiling``."""
     cover = puzzle.exact_cover(keep)
-    image_ids = np.flatnonzero(keep) if keep is not None else None
-
-    def decode(rows) -> Tiling:
-        return puzzle.tiling_from_images(rows if image_ids is None else image_ids[rows])
-
-    on_rows = (lambda rows: on_solution(decode(np.array(rows)))) if on_solution else None
+    image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
+    on_rows = (lambda rows: on_images(image_ids[np.array(rows, dtype=np.int64)])) \
+        if on_images is not None else None
     found, count, reason, seconds, branches = enumerate_cover(
-        cover, limit=limit, time_limit=time_limit, store=not count_only, on_rows=on_rows)
-    tilings = [decode(np.array(rows, dtype=np.int64)) for rows in found]
+        cover, limit=limit, time_limit=time_limit, store=on_images is not None or not count_only,
+        on_rows=on_rows)
+    tilings = [puzzle.tiling_from_images(image_ids[np.array(rows, dtype=np.int64)])
+               for rows in found]
     return Result("tiling", ENGINE, "raw", count, reason == COMPLETE, reason, seconds, 0.0,
                   tilings, Stats(nodes=branches), {"images": cover.n_options}, puzzle.name)

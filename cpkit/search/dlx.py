@@ -11,12 +11,13 @@ remaining before the placement.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from ..models.exact_cover import ExactCover
-from ..models.tiling import Puzzle, Tiling
+from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from . import _dlx_kernel as K
 from .driver import drive
@@ -27,13 +28,84 @@ ENGINE = "dlx"
 BUFFER = 4096
 
 
+@dataclass(frozen=True)
+class Constraints:
+    """The tiling constraints the DLX kernel checks during search (see ``_dlx_kernel.search``):
+    configuration, per-option data, achievable tables, the region's neighbour lists, and the
+    initial state numbers."""
+
+    cfg: np.ndarray
+    opt_data: np.ndarray
+    vol_ach: np.ndarray
+    par_ach: np.ndarray
+    nb_ptr: np.ndarray
+    nb_idx: np.ndarray
+    vstate: int = 0
+    pstate: int = 0
+    rpar: int = 0
+
+    @classmethod
+    def none(cls, n_options: int, pieces: int) -> "Constraints":
+        cfg = np.full(K.CFG_SIZE, K.NEVER, dtype=np.int64)
+        cfg[K.CF_CELLS] = 0
+        cfg[K.CF_PIECES] = pieces
+        cfg[K.CF_PAR_OFFSET] = 0
+        cfg[K.CF_TRACK_CELLS] = 0
+        return cls(cfg, np.zeros((max(n_options, 1), 3), dtype=np.int64),
+                   np.ones((1, 1), dtype=np.uint8), np.ones((1, 1), dtype=np.uint8),
+                   np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))
+
+    @classmethod
+    def for_tiling(cls, puzzle: Puzzle, image_ids: np.ndarray, *,
+                   parity_trigger: int | None = None, volume_trigger: int | None = None,
+                   parity_filter: int | None = None, volume_filter: int | None = None
+                   ) -> "Constraints":
+        """Constraints for the cover of ``puzzle`` restricted to ``image_ids``; each feature is
+        active while at least the given number of pieces remain (None: off)."""
+        from ..propagators import tiling_filters as tf
+
+        def frm(v):
+            return K.NEVER if v is None else int(v)
+
+        use_parity = parity_trigger is not None or parity_filter is not None
+        use_volume = volume_trigger is not None or volume_filter is not None
+        cfg = np.full(K.CFG_SIZE, K.NEVER, dtype=np.int64)
+        cfg[K.CF_CELLS] = puzzle.n_cells
+        cfg[K.CF_PIECES] = puzzle.n_pieces
+        cfg[K.CF_PAR_TRIGGER_FROM] = frm(parity_trigger)
+        cfg[K.CF_VOL_TRIGGER_FROM] = frm(volume_trigger)
+        cfg[K.CF_PAR_FILTER_FROM] = frm(parity_filter)
+        cfg[K.CF_VOL_FILTER_FROM] = frm(volume_filter)
+        cfg[K.CF_TRACK_CELLS] = 1 if use_volume else 0
+        cfg[K.CF_PAR_OFFSET] = 0
+        opt_data = np.zeros((max(len(image_ids), 1), 3), dtype=np.int64)
+        shape_of = puzzle.images.shape[image_ids]
+        vol_ach = par_ach = np.ones((1, 1), dtype=np.uint8)
+        nb_ptr = nb_idx = np.zeros(1, dtype=np.int32)
+        vstate = pstate = rpar = 0
+        if use_volume:
+            vt = tf.volume_table(puzzle)
+            opt_data[:len(image_ids), 0] = vt.delta_of_shape()[shape_of]
+            vol_ach, vstate = vt.achievable, vt.initial
+            nb_ptr, nb_idx = tf.neighbour_csr(puzzle)
+        if use_parity:
+            pt = tf.parity_table(puzzle)
+            opt_data[:len(image_ids), 1] = pt.delta_of_shape()[shape_of]
+            opt_data[:len(image_ids), 2] = tf.image_parities(puzzle)[image_ids]
+            par_ach, pstate, rpar = pt.achievable, pt.initial, tf.region_parity(puzzle)
+            cfg[K.CF_PAR_OFFSET] = pt.offset
+        return cls(cfg, opt_data, np.ascontiguousarray(vol_ach), np.ascontiguousarray(par_ach),
+                   nb_ptr, nb_idx, int(vstate), int(pstate), int(rpar))
+
+
 class DlxSearch:
     """A resumable exact-cover search.  ``step`` runs until ``max_new`` solutions or
     ``node_budget`` placements; solutions (lists of option numbers) accumulate in ``found``."""
 
     def __init__(self, cover: ExactCover, heur_of_level: np.ndarray, heur_kind: np.ndarray,
                  heur_key: np.ndarray, store: bool = True, buffer: int = BUFFER,
-                 on_rows: Callable[[np.ndarray], None] | None = None):
+                 on_rows: Callable[[np.ndarray], None] | None = None,
+                 constraints: Constraints | None = None):
         arrays = cover.arrays()
         self.llink, self.rlink, self.length, self.need, self.ulink, self.dlink = arrays.fresh()
         self.top = arrays.top
@@ -43,7 +115,18 @@ class DlxSearch:
         self.heur_of_level = np.ascontiguousarray(heur_of_level, dtype=np.int32)
         self.heur_kind = np.ascontiguousarray(heur_kind, dtype=np.int32)
         self.heur_key = np.ascontiguousarray(heur_key, dtype=np.float64)
+        self.constraints = constraints or Constraints.none(cover.n_options, depth)
+        c = self.constraints
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
+        self.state[K.ST_VSTATE] = c.vstate
+        self.state[K.ST_PSTATE] = c.pstate
+        self.state[K.ST_RPAR] = c.rpar
+        n_cells = int(c.cfg[K.CF_CELLS])
+        self.open_cell = np.ones(max(n_cells, 1), dtype=np.uint8)
+        self.fstack = np.zeros(max(n_cells, 1), dtype=np.int32)
+        self.fseen = np.zeros(max(n_cells, 1), dtype=np.uint8)
+        self.filter_base = np.zeros(depth + 1, dtype=np.int32)
+        self.ftrail = np.zeros(cover.n_options + 1, dtype=np.int32)
         self.col_of = np.zeros(depth + 1, dtype=np.int32)
         self.cur = np.zeros(depth + 1, dtype=np.int32)
         self.mode = np.zeros(depth + 1, dtype=np.int32)
@@ -72,6 +155,11 @@ class DlxSearch:
     def nodes(self) -> int:
         return int(self.counters[K.CT_NODES])
 
+    def constraint_stats(self) -> dict[str, int]:
+        return {"parity_backtracks": int(self.counters[K.CT_PARITY_BACKTRACKS]),
+                "volume_backtracks": int(self.counters[K.CT_VOLUME_BACKTRACKS]),
+                "filtered_in_search": int(self.counters[K.CT_FILTERED])}
+
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
             return True, 0
@@ -84,7 +172,11 @@ class DlxSearch:
                           self.tweak_base, self.tweak_stack, self.chosen, self.fits,
                           self.counters, self.sol_buf, self.sol_depth, self.store,
                           np.int64(min(cap, max_new)), np.int64(node_budget),
-                          np.int64(self.stop_level))
+                          np.int64(self.stop_level), self.constraints.cfg,
+                          self.constraints.opt_data, self.constraints.vol_ach,
+                          self.constraints.par_ach, self.constraints.nb_ptr,
+                          self.constraints.nb_idx, self.open_cell, self.fstack, self.fseen,
+                          self.filter_base, self.ftrail)
         if self.store:
             n = int(self.state[K.ST_NBUF])
             for k in range(n):
@@ -132,11 +224,13 @@ def jit_seconds() -> float:
 
 def run(cover: ExactCover, schedule: Schedule, *, cell_coords: np.ndarray | None, pieces: int,
         store: bool, limit: int | None, time_limit: float | None,
-        on_rows: Callable[[np.ndarray], None] | None = None):
+        on_rows: Callable[[np.ndarray], None] | None = None,
+        constraints: Constraints | None = None):
     """Run a DLX search to a stop condition; returns (search, outcome, jit_seconds)."""
     jit = jit_seconds()
     of_level, kind, key = tables(schedule, cover.n_items, cell_coords, cover.max_depth(), pieces)
-    search = DlxSearch(cover, of_level, kind, key, store=store, on_rows=on_rows)
+    search = DlxSearch(cover, of_level, kind, key, store=store, on_rows=on_rows,
+                       constraints=constraints)
     outcome = drive(search.step, limit=limit, time_limit=time_limit)
     return search, outcome, jit
 
@@ -168,27 +262,33 @@ def tiling_stats(fits_by_level: np.ndarray, nodes: int, pieces: int) -> Stats:
 def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = None,
                  time_limit: float | None = None, count_only: bool = False,
                  keep: np.ndarray | None = None,
-                 on_solution: Callable[[Tiling], None] | None = None) -> Result:
-    """Enumerate raw tilings (every symmetric copy counted) of ``puzzle`` with DLX.
+                 on_images: Callable[[np.ndarray], None] | None = None,
+                 parity_trigger: int | None = None, volume_trigger: int | None = None,
+                 parity_filter_from: int | None = None,
+                 volume_filter_from: int | None = None) -> Result:
+    """Enumerate the raw tilings (every symmetric copy counted) of ``puzzle`` with DLX.
 
-    ``keep`` optionally restricts the images (a boolean mask over ``puzzle.images``), which is how
-    image filters hand their work to the engine.  With ``on_solution`` each tiling is passed to it
-    as soon as it is found instead of being kept in the result.
+    ``keep`` restricts the images (a boolean mask over ``puzzle.images``): image filters and the
+    redundancy filter hand their work to the engine that way.  With ``on_images`` every solution
+    is passed to it, as the array of its image numbers, as soon as it is found (even when
+    counting only); otherwise, unless counting only, the result holds the decoded tilings.
+    Triggers and dynamic filters are active while at least the given number of pieces remain.
     """
     schedule = parse_schedule(heuristic)
     cover = puzzle.exact_cover(keep)
-    image_ids = np.flatnonzero(keep) if keep is not None else None
-
-    def decode(rows: np.ndarray) -> Tiling:
-        return puzzle.tiling_from_images(rows if image_ids is None else image_ids[rows])
-
-    on_rows = (lambda rows: on_solution(decode(rows))) if on_solution is not None else None
+    image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
+    constraints = Constraints.for_tiling(puzzle, image_ids, parity_trigger=parity_trigger,
+                                         volume_trigger=volume_trigger,
+                                         parity_filter=parity_filter_from,
+                                         volume_filter=volume_filter_from)
+    on_rows = (lambda rows: on_images(image_ids[rows])) if on_images is not None else None
     search, outcome, jit = run(cover, schedule, cell_coords=puzzle.cell_coords,
-                               pieces=puzzle.n_pieces, store=not count_only, limit=limit,
-                               time_limit=time_limit, on_rows=on_rows)
-    tilings = [decode(rows) for rows in search.found]
+                               pieces=puzzle.n_pieces,
+                               store=on_images is not None or not count_only, limit=limit,
+                               time_limit=time_limit, on_rows=on_rows, constraints=constraints)
+    tilings = [puzzle.tiling_from_images(image_ids[rows]) for rows in search.found]
     stats = tiling_stats(search.fits, search.nodes, puzzle.n_pieces)
+    stats.extra.update(search.constraint_stats())
     return Result("tiling", ENGINE, "raw", search.solutions, outcome.complete,
                   outcome.stop_reason, outcome.seconds, jit, tilings, stats,
-                  {"heuristic": str(schedule), "images": len(cover.option_ptr) - 1},
-                  puzzle.name)
+                  {"heuristic": str(schedule), "images": cover.n_options}, puzzle.name)

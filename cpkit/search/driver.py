@@ -16,9 +16,15 @@ from typing import Callable
 
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT
 
-#: Nodes per kernel call: small enough that Ctrl-C and time limits answer within ~0.1 s, large
-#: enough that the Python round trip costs nothing measurable.
-SLICE_NODES = 1 << 20
+#: Kernel calls are sized to take about this long: short enough that Ctrl-C and time limits
+#: answer promptly, long enough that the Python round trip costs nothing measurable.
+SLICE_SECONDS = 0.1
+FIRST_SLICE_NODES = 1 << 12
+MAX_SLICE_NODES = 1 << 26
+
+
+class StopSearch(Exception):
+    """Raised by a solution callback to end the search at once (e.g. the limit is reached)."""
 
 
 class InterruptFlag:
@@ -59,24 +65,36 @@ class DriveOutcome:
 
 
 def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
-          time_limit: float | None, slice_nodes: int = SLICE_NODES,
+          time_limit: float | None, slice_nodes: int | None = None,
           on_progress: Callable[[], None] | None = None) -> DriveOutcome:
     """Call ``step(max_new_solutions, node_budget) -> (finished, new_solutions)`` until the search
     is finished, ``limit`` solutions were found, ``time_limit`` seconds passed, or Ctrl-C.
 
     ``max_new_solutions`` tells the kernel to stop as soon as that many more solutions exist, so
-    a solution limit is met exactly.
+    a solution limit is met exactly.  A callback inside ``step`` may raise ``StopSearch`` to end
+    the search with reason LIMIT (used when only some found solutions count).
     """
     found = 0
     start = time.perf_counter()
     reason = COMPLETE
+    adaptive = slice_nodes is None
+    budget = FIRST_SLICE_NODES if adaptive else slice_nodes
     with InterruptFlag() as interrupt:
         while True:
             room = (limit - found) if limit is not None else (1 << 62)
             if room <= 0:
                 reason = LIMIT
                 break
-            finished, new = step(room, slice_nodes)
+            t0 = time.perf_counter()
+            try:
+                finished, new = step(room, budget)
+            except StopSearch:
+                reason = LIMIT
+                break
+            if adaptive:
+                took = time.perf_counter() - t0
+                scale = 2.0 if took < SLICE_SECONDS / 4 else (0.5 if took > SLICE_SECONDS else 1.0)
+                budget = int(min(MAX_SLICE_NODES, max(FIRST_SLICE_NODES, budget * scale)))
             found += new
             if on_progress is not None:
                 on_progress()

@@ -1,20 +1,38 @@
-"""What every tiling engine shares: counting semantics and option checking.
+"""What every tiling engine shares: image filters, symmetry, and counting semantics.
 
-Engines enumerate raw tilings of a (possibly image-filtered) puzzle; this front decides what is
-counted.  Only ``raw`` counting exists so far; ``rotation`` and ``mirror`` need the symmetry group
-of the puzzle and are refused with a clear message until they do.
+Engines enumerate the raw tilings of a puzzle restricted to a set of images (``keep``).  This
+front decides that set and what is counted:
+
+1. a puzzle that parity proves impossible is answered at once (no search);
+2. one-shot image filters (volume, parity, then fit after the redundancy filter) drop images
+   that cannot be in a solution;
+3. for ``unique="rotation"`` / ``"mirror"`` the rotational-redundancy filter constrains one
+   piece (``cpkit.models.symmetry``) and each found solution is counted only if it is its
+   class's representative, so counts are exact whatever the piece and the group;
+4. the engine runs; solutions stream through ``on_images`` when they must be checked, decoded or
+   passed on.
+
+Filters and the redundancy choice are deterministic, so the same options give the same counts
+and statistics.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
+import numpy as np
+
 from ..errors import EngineUnavailable, InputError
-from ..models.tiling import Puzzle
-from ..result import Result
+from ..models.symmetry import plan_redundancy
+from ..models.tiling import Puzzle, Tiling
+from ..propagators import tiling_filters as tf
+from ..result import COMPLETE, Result, Stats
+from .driver import StopSearch
 
 UNIQUE_MODES = ("raw", "rotation", "mirror")
-IMPLEMENTED_UNIQUE = ("raw",)
+#: Engines that check triggers and dynamic filters during search.
+TRIGGER_ENGINES = ("dlx", "hybrid")
 
 
 def check_common(limit: int | None, time_limit: float | None) -> None:
@@ -24,15 +42,104 @@ def check_common(limit: int | None, time_limit: float | None) -> None:
         raise InputError(f"--time-limit must be positive, got {time_limit}")
 
 
-def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, unique: str = "raw",
-          limit: int | None = None, time_limit: float | None = None, **options: Any) -> Result:
+def _filter_from(value: bool | int | None, pieces: int, what: str) -> int | None:
+    """A filter setting: False/None off, True one-shot, N re-applied while >= N pieces remain."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return pieces
+    if isinstance(value, int) and value >= 1:
+        return min(value, pieces)
+    raise InputError(f"{what}: expected on/off or a number of pieces >= 1, got {value!r}")
+
+
+def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str = "",
+          unique: str = "rotation", redundancy: str | None = "auto",
+          volume_filter: bool | int = True, parity_filter: bool | int = True,
+          fit_filter: bool = False, limit: int | None = None, time_limit: float | None = None,
+          count_only: bool = False, on_solution: Callable[[Tiling], None] | None = None,
+          **engine_options: Any) -> Result:
+    """Solve ``puzzle`` with ``engine_fn`` under counting mode ``unique``.
+
+    ``redundancy``: ``"auto"`` (choose the piece), a piece name, or ``None`` (no piece is
+    constrained; every raw solution is found and checked).  ``volume_filter`` and
+    ``parity_filter``: True for a one-shot filter before the search, a number N to re-apply it
+    after every placement while at least N pieces remain (DLX), False to switch it off.
+    ``fit_filter``: one-shot, repeated to a fixed point.  Other options go to the engine (e.g.
+    ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX).
+    """
     if unique not in UNIQUE_MODES:
         raise InputError(f"unknown counting mode {unique!r}; expected one of "
                          f"{', '.join(UNIQUE_MODES)}")
-    if unique not in IMPLEMENTED_UNIQUE:
-        raise EngineUnavailable(f"counting up to {unique} (--unique {unique}) is not available "
-                                f"yet; use --unique raw to count every symmetric copy")
     check_common(limit, time_limit)
-    result = engine_fn(puzzle, limit=limit, time_limit=time_limit, **options)
+    pieces = puzzle.n_pieces
+    vol_from = _filter_from(volume_filter, pieces, "volume filter")
+    par_from = _filter_from(parity_filter, pieces, "parity filter")
+    dynamic = {"volume_filter_from": vol_from if vol_from is not None and vol_from < pieces
+               else None,
+               "parity_filter_from": par_from if par_from is not None and par_from < pieces
+               else None}
+    in_search = {k: v for k, v in engine_options.items()
+                 if k in ("parity_trigger", "volume_trigger") and v is not None}
+    in_search.update({k: v for k, v in dynamic.items() if v is not None})
+    if in_search and engine_name not in TRIGGER_ENGINES:
+        raise EngineUnavailable(f"backtrack triggers and re-applied filters run inside DLX; the "
+                                f"{engine_name or 'chosen'} engine cannot use "
+                                f"{', '.join(sorted(in_search))}")
+    engine_options = {k: v for k, v in engine_options.items()
+                      if k not in ("parity_trigger", "volume_trigger") or v is not None}
+    engine_options.update(in_search)
+
+    prep_start = time.perf_counter()
+    extra: dict[str, Any] = {}
+    if tf.parity_infeasible(puzzle):
+        return Result("tiling", engine_name, unique, 0, True, COMPLETE, 0.0, 0.0, [],
+                      Stats(extra={"proof": "parity", "prep_seconds":
+                                   round(time.perf_counter() - prep_start, 6)}),
+                      {"note": "the pieces' parities cannot sum to the region's parity"},
+                      puzzle.name)
+    keep = np.ones(len(puzzle.images), dtype=bool)
+    if vol_from is not None:
+        extra["volume_filter_removed"] = tf.volume_filter(puzzle, keep)
+    if par_from is not None:
+        extra["parity_filter_removed"] = tf.parity_filter(puzzle, keep)
+    plan = plan_redundancy(puzzle, unique, redundancy, allowed=keep)
+    keep &= plan.kept
+    if fit_filter:
+        removed, passes = tf.fit_filter(puzzle, keep)
+        extra["fit_filter_removed"] = removed
+        extra["fit_filter_passes"] = passes
+    extra.update({"symmetries": plan.order, "constrained_piece": plan.piece,
+                  "images_kept": int(keep.sum()),
+                  "prep_seconds": round(time.perf_counter() - prep_start, 6)})
+
+    counted = 0
+    tilings: list[Tiling] = []
+    check = not plan.exact_without_check
+
+    def on_images(ids: np.ndarray) -> None:
+        nonlocal counted
+        if check and not plan.is_counted(ids):
+            return
+        counted += 1
+        if not count_only:
+            tiling = puzzle.tiling_from_images(ids)
+            if on_solution is not None:
+                on_solution(tiling)
+            else:
+                tilings.append(tiling)
+        if limit is not None and counted >= limit:
+            raise StopSearch
+
+    streaming = check or not count_only
+    result = engine_fn(puzzle, keep=keep, limit=None if check else limit,
+                       time_limit=time_limit, count_only=count_only,
+                       on_images=on_images if streaming else None, **engine_options)
+    extra["found"] = result.count
+    result.count = counted if streaming else result.count
+    result.solutions = tilings
     result.unique = unique
+    result.stats.extra.update(extra)
+    result.options.update({"redundancy": redundancy, "volume_filter": volume_filter,
+                           "parity_filter": parity_filter, "fit_filter": fit_filter})
     return result

@@ -35,7 +35,7 @@ def test_tile_prints_letter_grids(capsys):
     assert status == 0
     assert out.count("solution ") == 2
     grid = out.split("solution 1:\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    assert len(grid) == 3 and all(len(row.split()) == 20 for row in grid)
+    assert len(grid) == 20 and all(len(row.split()) == 3 for row in grid)   # 3 wide, 20 high
 
 
 def test_tile_3d_prints_layers_side_by_side(capsys):
@@ -51,6 +51,28 @@ def test_cpsat_engine_through_the_cli(capsys):
     assert json.loads(out.splitlines()[-1])["solutions"] == 8
 
 
+def test_counting_modes(capsys):
+    counts = {}
+    for unique in ("raw", "rotation", "mirror"):
+        _, out, _ = run(capsys, "tile", str(TILING / "somacube.txt"), "--unique", unique,
+                        "--count-only", "--json")
+        counts[unique] = json.loads(out.splitlines()[-1])["solutions"]
+    assert counts == {"raw": 11520, "rotation": 480, "mirror": 240}
+
+
+def test_parity_proof_is_reported(tmp_path, capsys):
+    from cpkit.io.polycube import write_polycube
+    from cpkit.models.catalog import _pieces
+    from cpkit.models.polyforms import hexominoes
+    from cpkit.models.tiling import Puzzle
+
+    f = tmp_path / "hex.txt"
+    with open(f, "w") as fh:
+        write_polycube(Puzzle(_pieces(hexominoes()), box=(14, 15, 1)), fh)
+    status, out, _ = run(capsys, "tile", str(f), "--count-only")
+    assert status == 0 and "0 solutions" in out and "parity" in out
+
+
 def test_stats_table(capsys):
     _, out, _ = run(capsys, "tile", str(TILING / "somacube.txt"), "--unique", "raw",
                     "--count-only", "--stats")
@@ -60,7 +82,9 @@ def test_stats_table(capsys):
 @pytest.mark.parametrize("args, fragment", [
     (["tile", "/no/such/file.txt"], "no such file"),
     (["tile", str(TILING / "somacube.txt"), "--heuristic", "q"], "bad heuristic"),
-    (["tile", str(TILING / "somacube.txt"), "--unique", "rotation"], "not available yet"),
+    (["tile", str(TILING / "somacube.txt"), "-r", "Q"], "no mobile piece named 'Q'"),
+    (["tile", str(TILING / "somacube.txt"), "--engine", "cpsat", "--volume-trigger", "3"],
+     "triggers"),
 ])
 def test_errors_are_one_line_and_status_2(capsys, args, fragment):
     status, out, err = run(capsys, *args)

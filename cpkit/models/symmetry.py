@@ -1,0 +1,196 @@
+"""Symmetries of a tiling puzzle, the rotational-redundancy filter, and exact counting up to them.
+
+**The group.**  A transformation ``g`` (one of the 24 rotations for ``unique="rotation"``, one of
+the 48 rotations and reflections for ``"mirror"``), followed by the translation that puts the
+region back on its bounding box, is a symmetry of the puzzle when it maps the free region onto
+itself and maps the multiset of mobile shapes onto itself (each shape's image, under the pieces'
+own transformations, is a shape with the same number of copies).  Then it maps every solution to
+a solution.  One-sided pieces restrict the group: turning a board of one-sided pieces over turns
+each piece into its mirror image, which is a symmetry only if those mirror images are pieces too.
+Stationary pieces only shape the region; the region is what must be preserved.
+
+**The filter.**  Pick a piece ``P`` whose shape is unique.  The symmetries that keep ``P``'s
+shape (``H_P``) permute ``P``'s images in orbits; keeping one image per orbit (the one with the
+smallest cell numbers, i.e. packed towards the low corner) means the search only finds the
+solutions ``F`` whose ``P`` sits on a kept image.  Every class of symmetric solutions meets ``F``,
+usually exactly once.
+
+**Exact counting.**  Not always exactly once: a kept image may be fixed by a symmetry (a 1x1x1
+cube at the centre of a 3x3x3 box), ``H_P`` may be smaller than the group (a chiral piece under
+reflections), or no piece is unique.  So a found solution ``S`` is counted iff no symmetric copy
+``h(S)`` that is also in ``F`` is smaller (as a sorted tuple of image numbers).  Each class then
+counts once, and the check is skipped entirely when it provably never rejects (every kept image
+has a trivial stabiliser and ``H_P`` is the whole group).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .geometry import canonical, group, neighbours, transform
+from .tiling import Puzzle
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """Cell map ``c -> matrix @ c + shift`` that maps the region onto itself."""
+
+    matrix: np.ndarray
+    shift: np.ndarray
+    reflection: bool
+
+    def apply(self, cells: np.ndarray) -> np.ndarray:
+        return cells @ self.matrix.T + self.shift
+
+
+def puzzle_symmetries(puzzle: Puzzle, unique: str) -> list[Symmetry]:
+    """The symmetry group for a counting mode ("raw": identity only); identity first."""
+    if unique not in ("raw", "rotation", "mirror"):
+        raise InputError(f"unknown counting mode {unique!r}")
+    kind = {"raw": None, "rotation": "rotations", "mirror": "mirror"}[unique]
+    mats = group(kind) if kind else group("rotations")[:1]
+    coords = puzzle.cell_coords.astype(np.int64)
+    region = {tuple(c) for c in coords.tolist()}
+    lo = coords.min(axis=0)
+    piece_kind = puzzle.group_kind
+    canon_count = {canonical(s.orientations[0], piece_kind): s.count for s in puzzle.shapes}
+    out = []
+    for m in mats:
+        moved = coords @ m.T
+        shift = lo - moved.min(axis=0)
+        if {tuple(c) for c in (moved + shift).tolist()} != region:
+            continue
+        ok = all(canon_count.get(canonical(transform(s.orientations[0], m), piece_kind)) == s.count
+                 for s in puzzle.shapes)
+        if ok:
+            out.append(Symmetry(m, shift, bool(round(np.linalg.det(m)) == -1)))
+    return out
+
+
+def image_permutation(puzzle: Puzzle, symmetries: list[Symmetry]) -> np.ndarray:
+    """``perm[h, i]``: the image that symmetry ``h`` maps image ``i`` to."""
+    img = puzzle.images
+    coords = puzzle.cell_coords.astype(np.int64)
+    grid = puzzle.index_grid
+    key_of = {tuple(img.cells_of(i).tolist()): i for i in range(len(img))}
+    perm = np.empty((len(symmetries), len(img)), dtype=np.int64)
+    for h, sym in enumerate(symmetries):
+        moved = sym.apply(coords)
+        cell_map = grid[moved[:, 0], moved[:, 1], moved[:, 2]]
+        for i in range(len(img)):
+            perm[h, i] = key_of[tuple(sorted(cell_map[img.cells_of(i)].tolist()))]
+    return perm
+
+
+@dataclass
+class RedundancyPlan:
+    """What the redundancy filter keeps and how found solutions are counted exactly."""
+
+    symmetries: list[Symmetry]
+    perm: np.ndarray                 # int64[|H|, n_images]
+    piece: str | None                # the constrained piece, None if none could be used
+    shape: int                       # its shape index, -1 if none
+    kept: np.ndarray                 # bool[n_images]: images allowed by the filter
+    exact_without_check: bool        # True: every class is found exactly once
+    residual: float                  # average stabiliser order of kept images (1.0: perfect)
+    shape_of: np.ndarray             # int64[n_images]: shape of each image
+
+    @property
+    def order(self) -> int:
+        return len(self.symmetries)
+
+    def is_counted(self, image_ids: np.ndarray) -> bool:
+        """Whether the found solution ``image_ids`` is its class's representative."""
+        if self.exact_without_check:
+            return True
+        ids = np.sort(np.asarray(image_ids, dtype=np.int64))
+        key = tuple(ids.tolist())
+        shape_of = self.shape_of
+        for h in range(1, self.order):
+            moved = self.perm[h, ids]
+            if self.shape >= 0:
+                mine = moved[shape_of[moved] == self.shape]
+                if len(mine) != 1 or not self.kept[mine[0]]:
+                    continue                     # h(S) is not in F: never found
+            if tuple(np.sort(moved).tolist()) < key:
+                return False
+        return True
+
+
+def _branching(cells) -> int:
+    """Largest number of face neighbours any cell of the piece has within it."""
+    cs = set(map(tuple, cells))
+    return max(sum(nb in cs for nb in neighbours(c)) for c in cs)
+
+
+def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
+                    allowed: np.ndarray | None = None) -> RedundancyPlan:
+    """Choose the piece to constrain (``"auto"``, a piece name, or ``None`` for none) and the
+    images it keeps.  ``allowed`` restricts the candidate images (earlier filters)."""
+    syms = puzzle_symmetries(puzzle, unique)
+    n_img = len(puzzle.images)
+    allowed = np.ones(n_img, dtype=bool) if allowed is None else allowed
+    everything = np.ones(n_img, dtype=bool)
+    shape_of = puzzle.images.shape.astype(np.int64)
+    if len(syms) == 1:
+        return RedundancyPlan(syms, np.arange(n_img)[None, :], None, -1, everything, True, 1.0,
+                              shape_of)
+    perm = image_permutation(puzzle, syms)
+    name_to_shape = {n: s.index for s in puzzle.shapes for n in s.names}
+    if piece not in (None, "auto"):
+        if piece not in name_to_shape:
+            known = ", ".join(p.name for p in puzzle.mobile_pieces)
+            raise InputError(f"no mobile piece named {piece!r} to constrain (pieces: {known})")
+        if puzzle.shapes[name_to_shape[piece]].count != 1:
+            raise InputError(f"piece {piece} is one of several identical pieces; the "
+                             f"redundancy filter needs a piece of unique shape")
+        candidates = [name_to_shape[piece]]
+    elif piece is None:
+        candidates = []
+    else:
+        candidates = [s.index for s in puzzle.shapes if s.count == 1]
+    best = None
+    for s in candidates:
+        # Symmetries that map this shape to itself: they act on its images.
+        h_ok = [h for h in range(len(syms)) if np.all(shape_of[perm[h, shape_of == s]] == s)]
+        mine = np.flatnonzero((shape_of == s) & allowed)
+        if len(mine) == 0:
+            continue
+        mine_set = set(mine.tolist())
+        reps, stab_sizes, seen = [], [], set()
+        for i in mine.tolist():
+            if i in seen:
+                continue
+            orbit = {int(perm[h, i]) for h in h_ok}
+            seen |= orbit
+            # A sound earlier filter keeps or drops whole orbits (symmetric copies of a solution
+            # are solutions); if it split one, that orbit is in no solution and any member will do.
+            rep = min(orbit & mine_set, key=lambda j: tuple(puzzle.images.cells_of(j).tolist()))
+            reps.append(rep)
+            stab_sizes.append(sum(1 for h in h_ok if perm[h, rep] == rep))
+        if not reps:
+            continue
+        shape = puzzle.shapes[s]
+        residual = float(np.mean(stab_sizes))
+        score = (-len(h_ok), residual, -shape.size, -_branching(shape.orientations[0]),
+                 -len(shape.orientations), len(reps), shape.names[0])
+        if best is None or score < best[0]:
+            best = (score, s, reps, len(h_ok), residual)
+    if best is None:
+        return RedundancyPlan(syms, perm, None, -1, everything, False, float(len(syms)),
+                              shape_of)
+    _, s, reps, n_h, residual = best
+    kept = shape_of != s
+    kept[reps] = True
+    exact = n_h == len(syms) and residual == 1.0
+    return RedundancyPlan(syms, perm, puzzle.shapes[s].names[0], s, kept, exact, residual,
+                          shape_of)
+
+
+def canonical_tiling_key(image_ids, perm: np.ndarray) -> tuple:
+    """The smallest sorted image tuple over a solution's symmetric copies (for tests)."""
+    ids = np.asarray(image_ids, dtype=np.int64)
+    return min(tuple(np.sort(perm[h, ids]).tolist()) for h in range(perm.shape[0]))
