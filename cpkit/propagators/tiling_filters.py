@@ -280,6 +280,14 @@ def parity_filter(puzzle: Puzzle, keep: np.ndarray) -> int:
 
 # ---------------------------------------------------------------------- fit filter
 @njit(cache=True)
+def _overlaps(masks, i, j):
+    for w in range(masks.shape[1]):
+        if masks[i, w] & masks[j, w]:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _fit_pass(keep, masks, cells_of_image_ptr, cells_of_image, images_of_cell_ptr,
               images_of_cell, shape_of, need, n_cells, n_shapes):
     """One pass of the fit filter over the kept images; returns how many it removed.
@@ -289,7 +297,6 @@ def _fit_pass(keep, masks, cells_of_image_ptr, cells_of_image, images_of_cell_pt
     shape still needed has fewer disjoint kept images than it still needs.
     """
     removed = 0
-    n_words = masks.shape[1]
     n_images = keep.shape[0]
     disjoint_count = np.zeros(n_shapes, dtype=np.int64)
     in_image = np.zeros(n_cells, dtype=np.uint8)
@@ -311,12 +318,7 @@ def _fit_pass(keep, masks, cells_of_image_ptr, cells_of_image, images_of_cell_pt
                     continue
                 if shape_of[j] == si and need[si] == 1:
                     continue
-                overlap = False
-                for w in range(n_words):
-                    if masks[i, w] & masks[j, w]:
-                        overlap = True
-                        break
-                if not overlap:
+                if not _overlaps(masks, i, j):
                     found = True
                     break
             if not found:
@@ -333,12 +335,7 @@ def _fit_pass(keep, masks, cells_of_image_ptr, cells_of_image, images_of_cell_pt
                 remaining = need[sj] - (1 if sj == si else 0)
                 if remaining <= 0 or disjoint_count[sj] >= remaining:
                     continue
-                overlap = False
-                for w in range(n_words):
-                    if masks[i, w] & masks[j, w]:
-                        overlap = True
-                        break
-                if not overlap:
+                if not _overlaps(masks, i, j):
                     disjoint_count[sj] += 1
             for s in range(n_shapes):
                 remaining = need[s] - (1 if s == si else 0)
@@ -390,3 +387,13 @@ def fit_filter(puzzle: Puzzle, keep: np.ndarray, max_passes: int | None = None) 
         if removed == 0:
             break
     return total, passes
+
+
+def warm_up() -> None:
+    """Compile (or load) the filter kernels on a tiny puzzle, with real argument types."""
+    from ..models.tiling import Piece
+
+    tiny = Puzzle([Piece("a", ((0, 0, 0), (1, 0, 0))), Piece("b", ((0, 0, 0),))], box=(3, 1, 1))
+    keep = np.ones(len(tiny.images), dtype=bool)
+    volume_filter(tiny, keep)
+    fit_filter(tiny, keep)

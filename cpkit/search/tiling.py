@@ -29,6 +29,7 @@ from ..models.tiling import Puzzle, Tiling
 from ..propagators import tiling_filters as tf
 from ..result import COMPLETE, Result, Stats
 from .driver import StopSearch
+from .jit import warm
 
 UNIQUE_MODES = ("raw", "rotation", "mirror")
 #: Engines that check triggers and dynamic filters during search.
@@ -90,10 +91,11 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
                       if k not in ("parity_trigger", "volume_trigger") or v is not None}
     engine_options.update(in_search)
 
+    jit = warm("tiling filters", tf.warm_up)
     prep_start = time.perf_counter()
     extra: dict[str, Any] = {}
     if tf.parity_infeasible(puzzle):
-        return Result("tiling", engine_name, unique, 0, True, COMPLETE, 0.0, 0.0, [],
+        return Result("tiling", engine_name, unique, 0, True, COMPLETE, 0.0, jit, [],
                       Stats(extra={"proof": "parity", "prep_seconds":
                                    round(time.perf_counter() - prep_start, 6)}),
                       {"note": "the pieces' parities cannot sum to the region's parity"},
@@ -139,6 +141,7 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     result.count = counted if streaming else result.count
     result.solutions = tilings
     result.unique = unique
+    result.jit_seconds += jit
     result.stats.extra.update(extra)
     result.options.update({"redundancy": redundancy, "volume_filter": volume_filter,
                            "parity_filter": parity_filter, "fit_filter": fit_filter})

@@ -132,3 +132,18 @@ def test_sigint_reports_partial_results(tmp_path):
     summary = json.loads(out.strip().splitlines()[-1])
     assert summary["complete"] is False and summary["stop_reason"] == "interrupted"
     assert 0 <= summary["solutions"] < 9356
+
+
+def test_first_run_announces_compilation(tmp_path):
+    """With an empty numba cache the CLI says it is compiling, and reports the time apart."""
+    import os
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-m", "cpkit", "tile",
+                           str(TILING / "pentominoes_20x3.txt"), "--count-only", "--json"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "compiling" in done.stderr and str(tmp_path / "cache") in done.stderr
+    summary = json.loads(done.stdout.splitlines()[-1])
+    assert summary["jit_seconds"] > summary["seconds"]
+    assert any((tmp_path / "cache").rglob("*.nbi"))          # the cache was written there
