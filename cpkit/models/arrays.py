@@ -105,3 +105,7 @@ class CoverArrays:
         """Private copies of the arrays a search mutates: llink, rlink, length, need, ulink, dlink."""
         return (self.llink.copy(), self.rlink.copy(), self.length.copy(), self.need.copy(),
                 self.ulink.copy(), self.dlink.copy())
+
+    def fresh_sources(self) -> tuple[np.ndarray, ...]:
+        """The pristine arrays ``fresh`` copies, in the same order (read only)."""
+        return (self.llink, self.rlink, self.length, self.need, self.ulink, self.dlink)

@@ -481,3 +481,138 @@ def active_options(rlink, top, dlink, row_of, n_options, n_primary):
                 p = dlink[p]
         j = rlink[j]
     return np.flatnonzero(seen)
+
+
+# Return status of ``descend``.
+DESCENT_READY = 0      # reached the target depth: the search can run the subtree below
+DESCENT_SOLUTION = 1   # the path ends in a solution (no primary item left)
+DESCENT_DEAD = 2       # the path ends in a dead end (no option, or a trigger fired)
+DESCENT_MISMATCH = 3   # a recorded option is not a branch at its level (wrong model or options)
+
+
+@njit(cache=True)
+def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
+            heur_of_level, heur_kind, heur_key,
+            state, col_of, cur, mode, tweak_base, tweak_stack, chosen, counters,
+            cfg, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+            filter_base, ftrail, path, target, rand, degree):
+    """Walk from the root of a fresh search down one branch to depth ``target`` without
+    exploring anything else, leaving the arrays exactly as ``search`` has them when it first
+    enters that node.  The branch is given by ``path[l]`` (the option to place at depth ``l``) or,
+    where ``path[l] < 0``, by ``rand[l]`` in [0, 1): branch ``floor(rand[l] * degree)`` in the
+    order ``search`` tries them (a random probe).  ``degree[l]`` receives each level's branching
+    degree.  Branching on an item needed several times tweaks (hides) the options before the
+    chosen one, as ``search`` has done when it reaches that branch.
+
+    At each depth the entry work of ``search`` (step X2: triggers, dynamic filters) is done, the
+    target depth included, so calling ``search`` afterwards (``ST_BASE`` = target) repeats that
+    entry work as a no-op: filters are idempotent for a fixed matrix.  Nothing is counted in
+    ``fits`` / ``CT_NODES``; the filter counter moves and callers discard it.
+    Returns (status, depth reached).
+    """
+    level = 0
+    ttop = state[ST_TWEAK_TOP]
+    vstate = state[ST_VSTATE]
+    pstate = state[ST_PSTATE]
+    rpar = state[ST_RPAR]
+    ftop = state[ST_FTOP]
+    n_cells = cfg[CF_CELLS]
+    pieces = cfg[CF_PIECES]
+    track = cfg[CF_TRACK_CELLS] != 0
+    status = DESCENT_READY
+    while True:
+        filter_base[level] = ftop
+        if rlink[0] == 0:
+            status = DESCENT_SOLUTION
+            break
+        if level > 0:
+            remaining = pieces - level
+            if remaining >= cfg[CF_PAR_TRIGGER_FROM]:
+                v = rpar + cfg[CF_PAR_OFFSET]
+                if v < 0 or v >= par_ach.shape[1] or par_ach[pstate, v] == 0:
+                    status = DESCENT_DEAD
+                    break
+            if remaining >= cfg[CF_VOL_TRIGGER_FROM]:
+                if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate], fstack, fseen):
+                    status = DESCENT_DEAD
+                    break
+            do_parity = remaining >= cfg[CF_PAR_FILTER_FROM] and \
+                opt_data[chosen[level - 1], 2] != 0
+            do_volume = remaining >= cfg[CF_VOL_FILTER_FROM]
+            if do_parity or do_volume:
+                before = ftop
+                ftop = _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of,
+                                       opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
+                                       fstack, fseen, vstate, pstate, rpar, do_parity,
+                                       do_volume, ftrail, ftop)
+                counters[CT_FILTERED] += ftop - before
+        if level == target:
+            break
+        h = heur_of_level[level]
+        i, deg = _choose(heur_kind[h], heur_key[h], rlink, length, need)
+        degree[level] = max(deg, 0)
+        if deg <= 0:
+            status = DESCENT_DEAD
+            break
+        col_of[level] = i
+        want = path[level]
+        skip = -1
+        if want < 0:
+            skip = min(int(rand[level] * deg), deg - 1)
+        if need[i] == 1:
+            mode[level] = 0
+            _cover(i, llink, rlink, length, top, ulink, dlink)
+            need[i] = 0
+            x = dlink[i]
+            while x != i and (row_of[x] != want if want >= 0 else skip > 0):
+                x = dlink[x]
+                skip -= 1
+            if x == i:
+                status = DESCENT_MISMATCH
+                break
+        else:
+            mode[level] = 1
+            tweak_base[level] = ttop
+            x = dlink[i]
+            while x != i and (row_of[x] != want if want >= 0 else skip > 0):
+                # Branch "x is the first option of i" explored: x stays hidden (tweaked).
+                _hide(x, length, top, ulink, dlink)
+                d = dlink[x]
+                dlink[i] = d
+                ulink[d] = i
+                length[i] -= 1
+                tweak_stack[ttop] = x
+                ttop += 1
+                x = d
+                skip -= 1
+            if x == i or length[i] < need[i]:
+                status = DESCENT_MISMATCH
+                break
+            _hide(x, length, top, ulink, dlink)
+            d = dlink[x]
+            dlink[i] = d
+            ulink[d] = i
+            length[i] -= 1
+            tweak_stack[ttop] = x
+            ttop += 1
+            need[i] -= 1
+        cur[level] = x
+        _commit(x, llink, rlink, length, need, top, ulink, dlink)
+        k = row_of[x]
+        vstate -= opt_data[k, 0]
+        pstate -= opt_data[k, 1]
+        rpar -= opt_data[k, 2]
+        if track:
+            _mark_cells(x, top, ulink, open_cell, n_cells, 0)
+        chosen[level] = k
+        level += 1
+    state[ST_LEVEL] = level
+    state[ST_PC] = PC_ENTER
+    state[ST_TWEAK_TOP] = ttop
+    state[ST_BASE] = level
+    state[ST_NBUF] = 0
+    state[ST_VSTATE] = vstate
+    state[ST_PSTATE] = pstate
+    state[ST_RPAR] = rpar
+    state[ST_FTOP] = ftop
+    return status, level
