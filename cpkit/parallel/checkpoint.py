@@ -125,7 +125,8 @@ class Checkpoint:
                       path: str | os.PathLike) -> None:
         """Refuse to resume a checkpoint of another puzzle or other options."""
         mine = self.model
-        if mine.get("sha256") != model.get("sha256") or mine.get("index") != model.get("index"):
+        same = all(mine.get(k) == model.get(k) for k in set(mine) | set(model) if k != "path")
+        if not same:
             raise InputError(f"the checkpoint belongs to another puzzle ({mine.get('path')}, "
                              f"sha256 {str(mine.get('sha256'))[:12]}...), not "
                              f"{model.get('path')}", str(path))
