@@ -238,12 +238,15 @@ class DaskBackend:
     """Subproblems as tasks on a Dask distributed cluster (a ``Client`` or a scheduler address).
     The job is scattered to every worker once; each worker prepares it once."""
 
+    #: How long to try reaching a scheduler given by address.
+    CONNECT_TIMEOUT = "10s"
+
     def __init__(self, client: Any = None, address: str | None = None):
         distributed = _dask_import()
         self._own = client is None
         if client is None:
             try:
-                client = distributed.Client(address, timeout="10s")
+                client = distributed.Client(address, timeout=self.CONNECT_TIMEOUT)
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") \
                     from None

@@ -87,12 +87,13 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     distributed = client is not None or scheduler is not None
     durable = checkpoint is not None or resume is not None
     prepare = splitter(family, name)
+    streaming = {} if on_solution is None else {"on_solution": on_solution}
     if prepare is None:
         if distributed or durable or (workers or 1) > 1:
             raise EngineUnavailable(f"the {name} engine cannot split its search; use "
                                     f"--workers 1 (no checkpoint, no scheduler)")
         return sequential(model, engine=name, limit=limit, time_limit=time_limit,
-                          count_only=count_only, on_solution=on_solution, **options)
+                          count_only=count_only, **streaming, **options)
     if durable and not count_only:
         raise InputError("--checkpoint and --resume apply to counting runs (--count-only)")
     if durable and source is None:
@@ -106,7 +107,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     plain = workers == 1 and not distributed and not durable
     if plain or (workers is None and not distributed and not durable and limit is not None):
         return sequential(model, engine=name, limit=limit, time_limit=time_limit,
-                          count_only=count_only, on_solution=on_solution, **options)
+                          count_only=count_only, **streaming, **options)
 
     job = Job(family, name, model, options)
     tree = prepared_tree(job)

@@ -78,10 +78,12 @@ def test_bad_worker_counts_are_refused(tiling_instance, workers):
         cpkit.count(tiling_instance("somacube.txt"), workers=workers)
 
 
-def test_unreachable_scheduler_is_one_clear_error(tiling_instance):
+def test_unreachable_scheduler_is_one_clear_error(tiling_instance, monkeypatch):
     pytest.importorskip("distributed")
+    from cpkit.parallel.backends import DaskBackend
     from cpkit.parallel.runner import run
 
+    monkeypatch.setattr(DaskBackend, "CONNECT_TIMEOUT", "1s")
     with pytest.raises(CpkitError, match="cannot reach the Dask scheduler"):
         run(tiling_instance("somacube.txt"), scheduler="tcp://127.0.0.1:9", count_only=True)
 
