@@ -316,6 +316,7 @@ class Coordinator:
             "workers": backend.workers, "backend": type(backend).__name__,
             "subproblems": len(frontier.paths), "split_depth": frontier.depth,
             "subproblems_done": len(done), "split_seconds": round(split_seconds, 6),
+            "busy_seconds": round(sum(p.seconds for p in parts.values()), 6),
             "plan_seconds": round(started["plan_seconds"], 6),
             "startup_seconds": round(started.get("startup_seconds", 0.0), 6)})
         return _emit(result, self.on_solution)
