@@ -50,11 +50,12 @@ def check_output(path: str | Path) -> None:
 
 
 def palette(n: int) -> list:
-    """``n`` distinguishable fill colours (tab20, then tab20b, then hues)."""
+    """``n`` distinguishable fill colours (tab10, the light tones of tab20, tab20b, hues)."""
     _matplotlib()
     from matplotlib import colormaps
 
-    colours = list(colormaps["tab20"].colors) + list(colormaps["tab20b"].colors)
+    colours = list(colormaps["tab10"].colors) + list(colormaps["tab20"].colors[1::2]) + \
+        list(colormaps["tab20b"].colors)
     if n > len(colours):
         hsv = colormaps["hsv"]
         colours += [hsv(k / (n - len(colours))) for k in range(n - len(colours))]
