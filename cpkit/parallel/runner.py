@@ -156,6 +156,10 @@ class Coordinator:
         self.source = source
         self.subproblems = subproblems
 
+    def _recorded_options(self) -> dict[str, Any]:
+        """What a checkpoint must agree on: the engine and every option shaping its search."""
+        return dict(self.job.options, engine=self.job.engine)
+
     def _backend(self, signals: StopSignals):
         if self.client is not None or self.scheduler is not None:
             return backends.DaskBackend(self.client, self.scheduler)
@@ -167,13 +171,13 @@ class Coordinator:
         """The subproblems: from the checkpoint being resumed, or a fresh split."""
         if self.resume_file is not None:
             ck = Checkpoint.load(self.resume_file)
-            ck.check_matches(self.source, self.job.options, self.resume_file)
+            ck.check_matches(self.source, self._recorded_options(), self.resume_file)
             return Frontier(ck.depth, ck.paths, ck.above), ck
         target = self.subproblems or plan.subproblem_target(self.tree, workers)[0]
         frontier = plan.split(self.tree, target, self.store)
         ck = None
         if self.checkpoint_file is not None:
-            ck = Checkpoint.start(self.source, self.job.options, frontier)
+            ck = Checkpoint.start(self.source, self._recorded_options(), frontier)
         return frontier, ck
 
     def run(self) -> Result:
