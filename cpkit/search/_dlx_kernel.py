@@ -288,6 +288,72 @@ def _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_da
 
 
 @njit(cache=True)
+def _after_placement(level, cfg, chosen, counters, llink, rlink, length, top, ulink, dlink,
+                     row_of, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack,
+                     fseen, vstate, pstate, rpar, ftrail, ftop):
+    """X2's constraint work on entering ``level`` > 0: the backtrack triggers (False: backtrack),
+    then the dynamic filters.  Returns (alive, new top of the filter trail)."""
+    remaining = cfg[CF_PIECES] - level
+    if remaining >= cfg[CF_PAR_TRIGGER_FROM]:
+        v = rpar + cfg[CF_PAR_OFFSET]
+        if v < 0 or v >= par_ach.shape[1] or par_ach[pstate, v] == 0:
+            counters[CT_PARITY_BACKTRACKS] += 1
+            return False, ftop
+    if remaining >= cfg[CF_VOL_TRIGGER_FROM]:
+        if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate], fstack, fseen):
+            counters[CT_VOLUME_BACKTRACKS] += 1
+            return False, ftop
+    do_parity = remaining >= cfg[CF_PAR_FILTER_FROM] and opt_data[chosen[level - 1], 2] != 0
+    do_volume = remaining >= cfg[CF_VOL_FILTER_FROM]
+    if do_parity or do_volume:
+        before = ftop
+        ftop = _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_data,
+                               vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+                               vstate, pstate, rpar, do_parity, do_volume, ftrail, ftop)
+        counters[CT_FILTERED] += ftop - before
+    return True, ftop
+
+
+@njit(cache=True)
+def _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode, tweak_base, ttop):
+    """X4: start branching on item ``i`` at ``level`` (cover it now if it is needed once)."""
+    if need[i] == 1:
+        mode[level] = 0
+        _cover(i, llink, rlink, length, top, ulink, dlink)
+        need[i] = 0
+    else:
+        mode[level] = 1
+        tweak_base[level] = ttop
+
+
+@njit(cache=True)
+def _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop):
+    """Hide option ``x``, the first in item ``i``'s list, and push it on the tweak stack."""
+    _hide(x, length, top, ulink, dlink)
+    d = dlink[x]
+    dlink[i] = d
+    ulink[d] = i
+    length[i] -= 1
+    tweak_stack[ttop] = x
+    return ttop + 1
+
+
+@njit(cache=True)
+def _place(x, level, llink, rlink, length, need, top, ulink, dlink, row_of, opt_data,
+           open_cell, n_cells, track, chosen, vstate, pstate, rpar):
+    """X5's commitment of option ``x`` at ``level``; returns the new constraint states."""
+    _commit(x, llink, rlink, length, need, top, ulink, dlink)
+    k = row_of[x]
+    vstate -= opt_data[k, 0]
+    pstate -= opt_data[k, 1]
+    rpar -= opt_data[k, 2]
+    if track:
+        _mark_cells(x, top, ulink, open_cell, n_cells, 0)
+    chosen[level] = k
+    return vstate, pstate, rpar
+
+
+@njit(cache=True)
 def search(llink, rlink, length, need, top, ulink, dlink, row_of,
            heur_of_level, heur_kind, heur_key,
            state, col_of, cur, mode, tweak_base, tweak_stack, chosen, fits, counters,
@@ -320,7 +386,6 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
     rpar = state[ST_RPAR]
     ftop = state[ST_FTOP]
     n_cells = cfg[CF_CELLS]
-    pieces = cfg[CF_PIECES]
     track = cfg[CF_TRACK_CELLS] != 0
     budget = node_budget
     status = DONE
@@ -344,28 +409,13 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
                 status = BUDGET_SPENT
                 break
             if level > 0:
-                remaining = pieces - level
-                if remaining >= cfg[CF_PAR_TRIGGER_FROM]:
-                    v = rpar + cfg[CF_PAR_OFFSET]
-                    if v < 0 or v >= par_ach.shape[1] or par_ach[pstate, v] == 0:
-                        counters[CT_PARITY_BACKTRACKS] += 1
-                        pc = PC_LEAVE
-                        continue
-                if remaining >= cfg[CF_VOL_TRIGGER_FROM]:
-                    if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate], fstack, fseen):
-                        counters[CT_VOLUME_BACKTRACKS] += 1
-                        pc = PC_LEAVE
-                        continue
-                do_parity = remaining >= cfg[CF_PAR_FILTER_FROM] and \
-                    opt_data[chosen[level - 1], 2] != 0
-                do_volume = remaining >= cfg[CF_VOL_FILTER_FROM]
-                if do_parity or do_volume:
-                    before = ftop
-                    ftop = _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of,
-                                           opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
-                                           fstack, fseen, vstate, pstate, rpar, do_parity,
-                                           do_volume, ftrail, ftop)
-                    counters[CT_FILTERED] += ftop - before
+                alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink,
+                                               length, top, ulink, dlink, row_of, opt_data,
+                                               vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
+                                               fstack, fseen, vstate, pstate, rpar, ftrail, ftop)
+                if not alive:
+                    pc = PC_LEAVE
+                    continue
             if level == stop_level:
                 pc = PC_LEAVE
                 status = AT_STOP_LEVEL
@@ -377,13 +427,8 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
                 continue
             # X4: start the options of item i.
             col_of[level] = i
-            if need[i] == 1:
-                mode[level] = 0
-                _cover(i, llink, rlink, length, top, ulink, dlink)
-                need[i] = 0
-            else:
-                mode[level] = 1
-                tweak_base[level] = ttop
+            _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode,
+                        tweak_base, ttop)
             cur[level] = dlink[i]
             pc = PC_TRY
         elif pc == PC_TRY:
@@ -411,22 +456,11 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
                     pc = PC_LEAVE
                     continue
                 # Take x as the first option of i; it stays hidden (tweaked) after exploration.
-                _hide(x, length, top, ulink, dlink)
-                d = dlink[x]
-                dlink[i] = d
-                ulink[d] = i
-                length[i] -= 1
-                tweak_stack[ttop] = x
-                ttop += 1
+                ttop = _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop)
                 need[i] -= 1
-            _commit(x, llink, rlink, length, need, top, ulink, dlink)
-            k = row_of[x]
-            vstate -= opt_data[k, 0]
-            pstate -= opt_data[k, 1]
-            rpar -= opt_data[k, 2]
-            if track:
-                _mark_cells(x, top, ulink, open_cell, n_cells, 0)
-            chosen[level] = k
+            vstate, pstate, rpar = _place(x, level, llink, rlink, length, need, top, ulink,
+                                          dlink, row_of, opt_data, open_cell, n_cells, track,
+                                          chosen, vstate, pstate, rpar)
             fits[level] += 1
             counters[CT_NODES] += 1
             budget -= 1
@@ -517,7 +551,6 @@ def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
     rpar = state[ST_RPAR]
     ftop = state[ST_FTOP]
     n_cells = cfg[CF_CELLS]
-    pieces = cfg[CF_PIECES]
     track = cfg[CF_TRACK_CELLS] != 0
     status = DESCENT_READY
     while True:
@@ -526,26 +559,13 @@ def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
             status = DESCENT_SOLUTION
             break
         if level > 0:
-            remaining = pieces - level
-            if remaining >= cfg[CF_PAR_TRIGGER_FROM]:
-                v = rpar + cfg[CF_PAR_OFFSET]
-                if v < 0 or v >= par_ach.shape[1] or par_ach[pstate, v] == 0:
-                    status = DESCENT_DEAD
-                    break
-            if remaining >= cfg[CF_VOL_TRIGGER_FROM]:
-                if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate], fstack, fseen):
-                    status = DESCENT_DEAD
-                    break
-            do_parity = remaining >= cfg[CF_PAR_FILTER_FROM] and \
-                opt_data[chosen[level - 1], 2] != 0
-            do_volume = remaining >= cfg[CF_VOL_FILTER_FROM]
-            if do_parity or do_volume:
-                before = ftop
-                ftop = _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of,
-                                       opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
-                                       fstack, fseen, vstate, pstate, rpar, do_parity,
-                                       do_volume, ftrail, ftop)
-                counters[CT_FILTERED] += ftop - before
+            alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink, length,
+                                           top, ulink, dlink, row_of, opt_data, vol_ach,
+                                           par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+                                           vstate, pstate, rpar, ftrail, ftop)
+            if not alive:
+                status = DESCENT_DEAD
+                break
         if level == target:
             break
         h = heur_of_level[level]
@@ -559,52 +579,27 @@ def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
         skip = -1
         if want < 0:
             skip = min(int(rand[level] * deg), deg - 1)
-        if need[i] == 1:
-            mode[level] = 0
-            _cover(i, llink, rlink, length, top, ulink, dlink)
-            need[i] = 0
-            x = dlink[i]
-            while x != i and (row_of[x] != want if want >= 0 else skip > 0):
-                x = dlink[x]
-                skip -= 1
-            if x == i:
-                status = DESCENT_MISMATCH
-                break
-        else:
-            mode[level] = 1
-            tweak_base[level] = ttop
-            x = dlink[i]
-            while x != i and (row_of[x] != want if want >= 0 else skip > 0):
+        _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode, tweak_base,
+                    ttop)
+        x = dlink[i]
+        while x != i and (row_of[x] != want if want >= 0 else skip > 0):
+            if mode[level] == 1:
                 # Branch "x is the first option of i" explored: x stays hidden (tweaked).
-                _hide(x, length, top, ulink, dlink)
-                d = dlink[x]
-                dlink[i] = d
-                ulink[d] = i
-                length[i] -= 1
-                tweak_stack[ttop] = x
-                ttop += 1
-                x = d
-                skip -= 1
-            if x == i or length[i] < need[i]:
-                status = DESCENT_MISMATCH
-                break
-            _hide(x, length, top, ulink, dlink)
-            d = dlink[x]
-            dlink[i] = d
-            ulink[d] = i
-            length[i] -= 1
-            tweak_stack[ttop] = x
-            ttop += 1
+                ttop = _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop)
+                x = dlink[i]
+            else:
+                x = dlink[x]
+            skip -= 1
+        if x == i or length[i] < need[i]:
+            status = DESCENT_MISMATCH
+            break
+        if mode[level] == 1:
+            ttop = _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop)
             need[i] -= 1
         cur[level] = x
-        _commit(x, llink, rlink, length, need, top, ulink, dlink)
-        k = row_of[x]
-        vstate -= opt_data[k, 0]
-        pstate -= opt_data[k, 1]
-        rpar -= opt_data[k, 2]
-        if track:
-            _mark_cells(x, top, ulink, open_cell, n_cells, 0)
-        chosen[level] = k
+        vstate, pstate, rpar = _place(x, level, llink, rlink, length, need, top, ulink, dlink,
+                                      row_of, opt_data, open_cell, n_cells, track, chosen,
+                                      vstate, pstate, rpar)
         level += 1
     state[ST_LEVEL] = level
     state[ST_PC] = PC_ENTER

@@ -221,7 +221,7 @@ class DlxSearch:
             target = len(path)
         rand = np.zeros(depth + 1) if rand is None else np.ascontiguousarray(rand, np.float64)
         degree = np.zeros(depth + 1, dtype=np.int64)
-        filtered = int(self.counters[K.CT_FILTERED])
+        counters = self.counters.copy()
         c = self.constraints
         status, level = K.descend(
             self.llink, self.rlink, self.length, self.need, self.top, self.ulink, self.dlink,
@@ -230,7 +230,7 @@ class DlxSearch:
             self.counters, c.cfg, c.opt_data, c.vol_ach, c.par_ach, c.nb_ptr, c.nb_idx,
             self.open_cell, self.fstack, self.fseen, self.filter_base, self.ftrail, full,
             np.int64(target), rand, degree)
-        self.counters[K.CT_FILTERED] = filtered
+        self.counters[:] = counters         # the walk itself is not search work
         self.finished = status != K.DESCENT_READY
         return int(status), int(level), degree[:level]
 
@@ -260,6 +260,8 @@ def _warm_up() -> None:
         s = DlxSearch(tiny, of_level, kind, key, store=store, buffer=4)
         while not s.step(10, 1)[0]:
             pass
+    s.reset()
+    s.descend(np.zeros(0, dtype=np.int32), 1, np.zeros(s.depth + 1))
 
 
 def jit_seconds() -> float:
