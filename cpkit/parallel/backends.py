@@ -70,7 +70,10 @@ class InlineBackend:
 def _worker_main(job_bytes: bytes, tasks, results, stop, parent: int) -> None:
     """A local worker process: prepare the job once, then solve subproblems until told to
     stop, the queue says so (None), or the coordinator is gone (it was killed)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the coordinator decides when to stop
+    # The coordinator decides when to stop (a terminal's Ctrl-C or a group-wide SIGTERM reaches
+    # the workers too); a worker only ends on its own when the coordinator is gone.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
     def orphaned() -> bool:
         return os.getppid() != parent

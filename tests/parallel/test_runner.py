@@ -105,3 +105,20 @@ def test_checkpoint_through_the_api_resumes_to_the_same_count(tmp_path):
     same_figures(again, sequential)
     with pytest.raises(InputError, match="other options"):
         cpkit.count(str(path), unique="rotation", workers=1, resume=str(ck))
+
+
+SLOW_PUZZLES = [("pentominoes_10x6.txt", "raw"), ("pentominoes_12x5.txt", "rotation"),
+                ("pentominoes_15x4.txt", "rotation"), ("pentominoes_20x3.txt", "rotation"),
+                ("pentominoes_onesided_30x3.txt", "rotation"), ("somacube.txt", "rotation"),
+                ("tetriscube.txt", "rotation")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, unique", SLOW_PUZZLES)
+def test_bundled_puzzles_two_workers_equal_sequential(tiling_instance, name, unique):
+    """Every bundled puzzle that finishes in minutes: the published count with two workers, and
+    the sequential run's statistics."""
+    puzzle = tiling_instance(name)
+    split = cpkit.solve(puzzle, unique=unique, count_only=True, workers=2)
+    assert split.complete and split.count == MANIFEST[name]["counts"][unique]
+    same_figures(split, solve(puzzle, unique=unique, count_only=True))
