@@ -15,6 +15,10 @@ subproblem; its filter count is kept from the frontier search only.
 
 from __future__ import annotations
 
+import os
+import socket
+import threading
+import time
 from typing import Any, Callable
 
 import numpy as np
@@ -26,6 +30,11 @@ from ..search import _dlx_kernel as K
 from ..search import dlx
 from ..search.driver import StopSearch, drive
 from .protocol import Frontier, Part, Path, Probe
+
+
+def worker_id() -> str:
+    """Which worker searched a part (host, process, thread): CPU time is summed per worker."""
+    return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
 
 class DlxTree:
@@ -58,10 +67,11 @@ class DlxTree:
         return self._search
 
     def _part(self, search: dlx.DlxSearch, count: int, complete: bool, seconds: float,
-              solutions: list[list[int]]) -> Part:
+              solutions: list[list[int]], cpu_start: float) -> Part:
         return Part(count=count, found=search.solutions, nodes=search.nodes,
                     fits=[int(v) for v in search.fits], extra=search.constraint_stats(),
-                    complete=complete, seconds=seconds, solutions=solutions)
+                    complete=complete, seconds=seconds, solutions=solutions,
+                    cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
 
     def frontier(self, depth: int, store: bool) -> Frontier:
         paths: list[Path] = []
@@ -71,6 +81,7 @@ class DlxTree:
             if self.accept(rows):
                 shallow.append((len(paths), [int(r) for r in rows] if store else []))
 
+        cpu = time.thread_time()
         rows_needed = store or not self.accept_all
         search = self._fresh(on_rows, rows_needed)
         search.stop_level = depth
@@ -78,7 +89,7 @@ class DlxTree:
                         time_limit=None)
         count = len(shallow) if rows_needed else search.solutions
         above = self._part(search, count, outcome.complete, outcome.seconds,
-                           [s for _, s in shallow] if store else [])
+                           [s for _, s in shallow] if store else [], cpu)
         return Frontier(depth, paths, above, shallow if store else [])
 
     @staticmethod
@@ -113,13 +124,14 @@ class DlxTree:
             if limit is not None and counted >= limit:
                 raise StopSearch
 
+        cpu = time.thread_time()
         rows_needed = store or not self.accept_all
         search = self._fresh(on_rows, rows_needed)
         self._descend(search, path)
         outcome = drive(search.step, limit=None if rows_needed else limit,
                         time_limit=time_limit, cancel=cancel)
         count = counted if rows_needed else search.solutions
-        return self._part(search, count, outcome.complete, outcome.seconds, solutions)
+        return self._part(search, count, outcome.complete, outcome.seconds, solutions, cpu)
 
     def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
         counted = 0

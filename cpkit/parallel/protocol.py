@@ -40,6 +40,8 @@ class Part:
     complete: bool = True
     seconds: float = 0.0
     solutions: list[list[int]] = field(default_factory=list)
+    cpu_seconds: float = 0.0         # CPU time of the searching thread (robust to time-sharing)
+    worker: str = ""                 # which worker searched it (host:pid)
 
     def add(self, other: "Part") -> None:
         self.count += other.count
@@ -53,6 +55,7 @@ class Part:
             self.extra[k] = self.extra.get(k, 0) + v
         self.complete = self.complete and other.complete
         self.seconds += other.seconds
+        self.cpu_seconds += other.cpu_seconds
         self.solutions.extend(other.solutions)
 
     def to_json(self) -> dict[str, Any]:
@@ -66,7 +69,9 @@ class Part:
         return cls(count=int(data["count"]), found=int(data["found"]), nodes=int(data["nodes"]),
                    fits=[int(v) for v in data["fits"]],
                    extra={str(k): int(v) for k, v in data["extra"].items()},
-                   complete=bool(data["complete"]), seconds=float(data["seconds"]))
+                   complete=bool(data["complete"]), seconds=float(data["seconds"]),
+                   cpu_seconds=float(data.get("cpu_seconds", 0.0)),
+                   worker=str(data.get("worker", "")))
 
 
 @dataclass

@@ -311,6 +311,9 @@ class Coordinator:
             total.count = min(total.count, self.limit)
             if total.count >= self.limit:
                 reason, complete = LIMIT, False
+        per_worker: dict[str, float] = {}
+        for part in parts.values():
+            per_worker[part.worker] = per_worker.get(part.worker, 0.0) + part.cpu_seconds
         previous = self._previous(ck) if ck is not None else 0.0
         result = self.tree.result(total, complete=complete, stop_reason=reason,
                                   seconds=previous + seconds,
@@ -321,6 +324,9 @@ class Coordinator:
             "subproblems": len(frontier.paths), "split_depth": frontier.depth,
             "subproblems_done": len(done), "split_seconds": round(split_seconds, 6),
             "busy_seconds": round(sum(p.seconds for p in parts.values()), 6),
+            "cpu_seconds": round(frontier.above.cpu_seconds + sum(per_worker.values()), 6),
+            "critical_cpu_seconds": round(frontier.above.cpu_seconds +
+                                          max(per_worker.values(), default=0.0), 6),
             "plan_seconds": round(started["plan_seconds"], 6),
             "startup_seconds": round(started.get("startup_seconds", 0.0), 6)})
         return _emit(result, self.on_solution)

@@ -288,6 +288,13 @@ def _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_da
 
 
 @njit(cache=True)
+def _first_check(cfg):
+    """Triggers and dynamic filters act while at least this many pieces remain."""
+    return min(min(cfg[CF_PAR_TRIGGER_FROM], cfg[CF_VOL_TRIGGER_FROM]),
+               min(cfg[CF_PAR_FILTER_FROM], cfg[CF_VOL_FILTER_FROM]))
+
+
+@njit(cache=True)
 def _after_placement(level, cfg, chosen, counters, llink, rlink, length, top, ulink, dlink,
                      row_of, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack,
                      fseen, vstate, pstate, rpar, ftrail, ftop):
@@ -314,7 +321,7 @@ def _after_placement(level, cfg, chosen, counters, llink, rlink, length, top, ul
     return True, ftop
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode, tweak_base, ttop):
     """X4: start branching on item ``i`` at ``level`` (cover it now if it is needed once)."""
     if need[i] == 1:
@@ -326,7 +333,7 @@ def _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode, t
         tweak_base[level] = ttop
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop):
     """Hide option ``x``, the first in item ``i``'s list, and push it on the tweak stack."""
     _hide(x, length, top, ulink, dlink)
@@ -338,7 +345,7 @@ def _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop):
     return ttop + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(x, level, llink, rlink, length, need, top, ulink, dlink, row_of, opt_data,
            open_cell, n_cells, track, chosen, vstate, pstate, rpar):
     """X5's commitment of option ``x`` at ``level``; returns the new constraint states."""
@@ -387,6 +394,8 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
     ftop = state[ST_FTOP]
     n_cells = cfg[CF_CELLS]
     track = cfg[CF_TRACK_CELLS] != 0
+    pieces = cfg[CF_PIECES]
+    first_check = _first_check(cfg)
     budget = node_budget
     status = DONE
     while True:
@@ -408,7 +417,7 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
             if budget <= 0:
                 status = BUDGET_SPENT
                 break
-            if level > 0:
+            if level > 0 and pieces - level >= first_check:
                 alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink,
                                                length, top, ulink, dlink, row_of, opt_data,
                                                vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
@@ -552,13 +561,15 @@ def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
     ftop = state[ST_FTOP]
     n_cells = cfg[CF_CELLS]
     track = cfg[CF_TRACK_CELLS] != 0
+    pieces = cfg[CF_PIECES]
+    first_check = _first_check(cfg)
     status = DESCENT_READY
     while True:
         filter_base[level] = ftop
         if rlink[0] == 0:
             status = DESCENT_SOLUTION
             break
-        if level > 0:
+        if level > 0 and pieces - level >= first_check:
             alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink, length,
                                            top, ulink, dlink, row_of, opt_data, vol_ach,
                                            par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
