@@ -109,17 +109,22 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         return sequential(model, engine=name, limit=limit, time_limit=time_limit,
                           count_only=count_only, **streaming, **options)
 
-    job = Job(family, name, model, options)
-    tree = prepared_tree(job)
-    if tree.proof is not None:
-        return tree.proof
-    if workers is None and not distributed and not durable:
-        whole = plan.estimate(tree, [], 200)
-        if whole.nodes < AUTO_MIN_NODES:
+    with StopSignals() as signals:      # a Ctrl-C while preparing still gets a report
+        job = Job(family, name, model, options)
+        tree = prepared_tree(job)
+        if tree.proof is not None:
+            return tree.proof
+        small = False
+        if workers is None and not distributed and not durable and not signals.raised:
+            small = plan.estimate(tree, [], 200).nodes < AUTO_MIN_NODES
+        if signals.raised:
+            return tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
+                               jit_seconds=0.0, solutions=[])
+        if small:
             return _in_process(tree, limit, time_limit, count_only, on_solution)
-    return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit, count_only,
-                       on_solution, checkpoint, resume, checkpoint_every, progress, source,
-                       subproblems).run()
+        return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
+                           count_only, on_solution, checkpoint, resume, checkpoint_every,
+                           progress, source, subproblems).run(signals)
 
 
 def _in_process(tree, limit, time_limit, count_only, on_solution) -> Result:
@@ -180,14 +185,13 @@ class Coordinator:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier)
         return frontier, ck
 
-    def run(self) -> Result:
-        with StopSignals() as signals:
-            backend = self._backend(signals)
-            try:
-                backend.start(self.job)
-                return self._run(backend, signals)
-            finally:
-                backend.close()
+    def run(self, signals: StopSignals) -> Result:
+        backend = self._backend(signals)
+        try:
+            backend.start(self.job)
+            return self._run(backend, signals)
+        finally:
+            backend.close()
 
     def _run(self, backend, signals: StopSignals) -> Result:
         # While the workers start: split, and (for the progress line) estimate each
