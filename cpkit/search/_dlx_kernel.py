@@ -550,7 +550,7 @@ def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
     At each depth the entry work of ``search`` (step X2: triggers, dynamic filters) is done, the
     target depth included, so calling ``search`` afterwards (``ST_BASE`` = target) repeats that
     entry work as a no-op: filters are idempotent for a fixed matrix.  Nothing is counted in
-    ``fits`` / ``CT_NODES``; the filter counter moves and callers discard it.
+    ``fits`` / ``CT_NODES``; the trigger and filter counters move and callers restore them.
     Returns (status, depth reached).
     """
     level = 0
