@@ -21,7 +21,7 @@ from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from . import _dlx_kernel as K
 from .driver import drive
-from .heuristics import Schedule, parse_schedule, tables
+from .heuristics import DLX_LETTERS, Schedule, parse_schedule, tables
 from .jit import warm
 
 ENGINE = "dlx"
@@ -274,7 +274,7 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = No
     counting only); otherwise, unless counting only, the result holds the decoded tilings.
     Triggers and dynamic filters are active while at least the given number of pieces remain.
     """
-    schedule = parse_schedule(heuristic)
+    schedule = parse_schedule(heuristic, DLX_LETTERS, "DLX")
     cover = puzzle.exact_cover(keep)
     image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
     constraints = Constraints.for_tiling(puzzle, image_ids, parity_trigger=parity_trigger,
