@@ -33,7 +33,9 @@ from .jit import warm
 
 UNIQUE_MODES = ("raw", "rotation", "mirror")
 #: Engines that check triggers and dynamic filters during search.
-TRIGGER_ENGINES = ("dlx", "hybrid")
+TRIGGER_ENGINES = ("dlx", "hybrid", "auto")
+#: Engines told whether the redundancy filter constrained a piece (they may place it first).
+PLAN_AWARE_ENGINES = ("hybrid", "auto")
 
 
 def check_common(limit: int | None, time_limit: float | None) -> None:
@@ -134,6 +136,8 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
             raise StopSearch
 
     streaming = check or not count_only
+    if engine_name in PLAN_AWARE_ENGINES:
+        engine_options["constrained"] = plan.piece is not None
     result = engine_fn(puzzle, keep=keep, limit=None if check else limit,
                        time_limit=time_limit, count_only=count_only,
                        on_images=on_images if streaming else None, **engine_options)

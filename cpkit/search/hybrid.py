@@ -1,0 +1,294 @@
+"""The DLX-to-FILA hybrid (polycube's ``-f N``), and the automatic engine configuration.
+
+DLX places the first pieces: it can target a piece (the one the redundancy filter constrained
+has few images, so min-fit places it first) and it runs the backtrack triggers and dynamic
+filters.  Whenever ``fila_at`` pieces remain, DLX stops (``DlxSearch.stop_level``); the rows
+left in its matrix, the cells still open and the pieces still needed are a subproblem, which
+FILA compiles into image list sets and enumerates; then DLX resumes where it stopped.  A
+subproblem is therefore fully described by the DLX decisions that reach it (``placed_rows``),
+which is what subtree splitting can later serialise.
+
+One heuristic schedule covers both engines, in polycube's notation: the entries active while
+more than ``fila_at`` pieces remain are DLX heuristics, the others FILA heuristics
+(``s:f=11``, ``s:e=11:f=3``).  Statistics merge by pieces remaining: DLX levels above the switch,
+FILA levels (summed over all subproblems) below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..models.tiling import Puzzle
+from ..result import Result, Stats
+from . import dlx, fila
+from .driver import drive
+from .heuristics import DLX_LETTERS, FILA_LETTERS, LETTERS, Schedule, parse_schedule, tables
+
+
+@dataclass(frozen=True)
+class Config:
+    """What runs: DLX while more than ``fila_at`` pieces remain, FILA below (0: DLX alone;
+    the number of pieces: FILA alone), following ``schedule``."""
+
+    fila_at: int
+    schedule: Schedule
+    nof: bool = True
+    reason: str = ""
+
+    @property
+    def engine(self) -> str:
+        return "dlx" if self.fila_at == 0 else "hybrid"
+
+
+def largest_volume(puzzle: Puzzle, pieces: int) -> int:
+    """The most open cells ``pieces`` remaining pieces can cover (the largest ones)."""
+    sizes = sorted((p.size for p in puzzle.mobile_pieces), reverse=True)
+    return sum(sizes[:pieces])
+
+
+def latest_fila_at(puzzle: Puzzle, cells: int) -> int:
+    """The largest number of remaining pieces that can never cover more than ``cells`` cells."""
+    n = 0
+    while n < puzzle.n_pieces and largest_volume(puzzle, n + 1) <= cells:
+        n += 1
+    return n
+
+
+def auto_config(puzzle: Puzzle, constrained: bool, nof: bool | None = None) -> Config:
+    """The configuration ``--engine auto`` uses (see docs/algorithms.md, "Choosing the engine").
+
+    FILA takes over as soon as the open cells fit one 64-bit word, but DLX always places the
+    first piece when the redundancy filter constrained one (min-fit then starts with it, as
+    Fletcher and de Bruijn start with the X).  Flat puzzles use F with NOF; 3D puzzles use E and
+    switch to F for the last three pieces (the seed's best Tetris Cube configuration); a puzzle
+    of identical pieces gets no NOF (it filters little there and costs its lookups).
+    """
+    pieces = puzzle.n_pieces
+    at = latest_fila_at(puzzle, fila.WORD)
+    if constrained:
+        at = min(at, pieces - 1)
+    use_nof = len(puzzle.shapes) > 1 if nof is None else nof
+    if at <= 0:
+        return Config(0, parse_schedule("s"), use_nof, "no piece count leaves at most 64 cells")
+    if puzzle.dimension == 2 or at <= 3:
+        spec = f"s:f={at}"
+    else:
+        spec = f"s:e={at}:f=3"
+    return Config(at, parse_schedule(spec), use_nof,
+                  f"FILA once {at} pieces remain ({puzzle.dimension}D)")
+
+
+def make_config(puzzle: Puzzle, heuristic: str | None, fila_at: int | None, nof: bool | None,
+                constrained: bool) -> Config:
+    """The configuration for explicit options; what is not given is chosen by ``auto_config``."""
+    if fila_at is not None and fila_at < 0:
+        raise InputError(f"--fila-at must be at least 0, got {fila_at}")
+    auto = auto_config(puzzle, constrained, nof)
+    at = auto.fila_at if fila_at is None else min(int(fila_at), puzzle.n_pieces)
+    if heuristic is None:
+        schedule = auto.schedule if fila_at is None else \
+            parse_schedule(f"s:f={at}" if at < puzzle.n_pieces else "f")
+    else:
+        schedule = parse_schedule(heuristic, LETTERS)
+    config = Config(at, schedule, auto.nof if nof is None else bool(nof),
+                    auto.reason if fila_at is None and heuristic is None else "as given")
+    check_schedule(config, puzzle.n_pieces)
+    return config
+
+
+def check_schedule(config: Config, pieces: int) -> None:
+    """Each engine must only meet heuristics it has."""
+    if config.fila_at < pieces:
+        config.schedule.part(config.fila_at + 1, pieces).check(DLX_LETTERS, "DLX (used while "
+                                                               f"more than {config.fila_at} "
+                                                               f"pieces remain)")
+    if config.fila_at > 0:
+        config.schedule.part(1, config.fila_at).check(FILA_LETTERS, "FILA")
+
+
+class HybridSearch:
+    """DLX to ``stop_level``, FILA on each subproblem there, DLX again: one resumable search.
+
+    ``step`` has the driver's contract; solutions (puzzle image numbers) go to ``on_images`` or
+    accumulate in ``found``."""
+
+    def __init__(self, puzzle: Puzzle, image_ids: np.ndarray, config: Config, *,
+                 store: bool, on_images: Callable[[np.ndarray], None] | None = None,
+                 constraints: dlx.Constraints | None = None):
+        self.puzzle = puzzle
+        self.image_ids = image_ids
+        self.config = config
+        pieces = puzzle.n_pieces
+        self.pieces = pieces
+        self.fila_at = config.fila_at
+        cover = puzzle.exact_cover(_mask(len(puzzle.images), image_ids))
+        dlx_schedule = config.schedule.part(min(self.fila_at + 1, pieces), pieces)
+        of_level, kind, key = tables(dlx_schedule, cover.n_items, puzzle.cell_coords,
+                                     cover.max_depth(), pieces)
+        self.dlx = dlx.DlxSearch(cover, of_level, kind, key, store=store and self.fila_at == 0,
+                                 on_rows=self._dlx_rows, constraints=constraints)
+        self.stop_level = pieces - self.fila_at if self.fila_at > 0 else -1
+        self.dlx.stop_level = self.stop_level
+        self.plan = fila.FilaPlan.build(puzzle, config.schedule.part(1, max(self.fila_at, 1)),
+                                        config.nof) if self.fila_at > 0 else None
+        self.store = store
+        self.on_images = on_images
+        self.found: list[np.ndarray] = []
+        self.sub: fila.FilaSearch | None = None
+        self.prefix = np.zeros(0, dtype=np.int64)
+        self.fila_attempts = np.zeros(self.fila_at + 1, dtype=np.int64)
+        self.fila_fits = np.zeros(self.fila_at + 1, dtype=np.int64)
+        self.fila_solutions = 0
+        self.fila_nodes = 0
+        self.heuristic_checks = 0
+        self.subproblems = 0
+        self.max_cells = 0
+        self.list_entries = 0
+        self.nof_dropped = 0
+        self.finished = False
+
+    # ------------------------------------------------------------------ solutions
+    def _emit(self, ids: np.ndarray) -> None:
+        if self.on_images is not None:
+            self.on_images(ids)
+        else:
+            self.found.append(ids)
+
+    def _dlx_rows(self, rows: np.ndarray) -> None:
+        self._emit(self.image_ids[rows])
+
+    def _fila_rows(self, rows: np.ndarray) -> None:
+        self._emit(np.concatenate([self.prefix, rows.astype(np.int64)]))
+
+    # ------------------------------------------------------------------ the hand-over
+    def subproblem(self) -> fila.FilaProblem:
+        """The subproblem below the DLX path the search is stopped at."""
+        need = self.dlx.remaining_need()
+        n_cells = self.puzzle.n_cells
+        open_cells = np.flatnonzero(need[:n_cells] > 0)
+        if len(open_cells) > fila.MAX_CELLS:
+            raise fila.too_many_cells(len(open_cells), f"the region left when {self.fila_at} "
+                                                       f"pieces remain")
+        images = self.image_ids[self.dlx.remaining_options()]
+        return fila.compile_problem(self.puzzle, self.plan, open_cells, images, need[n_cells:])
+
+    def _start_subproblem(self) -> None:
+        problem = self.subproblem()
+        self.prefix = self.image_ids[self.dlx.placed_rows()].astype(np.int64)
+        self.sub = fila.FilaSearch(problem, store=self.store, on_rows=self._fila_rows,
+                                   attempts=self.fila_attempts, fits=self.fila_fits)
+        self.subproblems += 1
+        self.max_cells = max(self.max_cells, problem.n_cells)
+        self.list_entries += problem.n_entries
+        self.nof_dropped += "nof_dropped" in problem.extra
+
+    def _end_subproblem(self) -> None:
+        sub = self.sub
+        self.fila_solutions += sub.solutions
+        self.fila_nodes += sub.nodes
+        self.heuristic_checks += sub.heuristic_checks
+        self.sub = None
+
+    # ------------------------------------------------------------------ driving
+    @property
+    def solutions(self) -> int:
+        return self.dlx.solutions + self.fila_solutions + (self.sub.solutions if self.sub else 0)
+
+    @property
+    def nodes(self) -> int:
+        return self.dlx.nodes + self.fila_nodes + (self.sub.nodes if self.sub else 0)
+
+    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
+        if self.finished:
+            return True, 0
+        before_solutions = self.solutions
+        before_nodes = self.nodes
+        while True:
+            new = self.solutions - before_solutions
+            spent = self.nodes - before_nodes
+            if new >= max_new or spent >= node_budget:
+                return False, new
+            if self.sub is not None:
+                done, _ = self.sub.step(max_new - new, node_budget - spent)
+                if not done:
+                    continue
+                self._end_subproblem()
+                continue
+            done, _ = self.dlx.step(max_new - new, node_budget - spent)
+            if self.dlx.at_stop_level:
+                self._start_subproblem()
+                continue
+            if done:
+                self.finished = True
+                return True, self.solutions - before_solutions
+
+    def stats(self) -> Stats:
+        """DLX levels above the switch and FILA levels below, by pieces remaining."""
+        p = self.pieces
+        fits = [0] * (p + 1)
+        attempts = [0] * (p + 1)
+        top = p - self.fila_at if self.fila_at > 0 else p
+        for level in range(min(top, len(self.dlx.fits))):
+            fits[p - level] = attempts[p - level] = int(self.dlx.fits[level])
+        for level in range(self.fila_at):
+            fits[self.fila_at - level] += int(self.fila_fits[level])
+            attempts[self.fila_at - level] += int(self.fila_attempts[level])
+        stats = Stats(nodes=self.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
+        stats.extra.update(self.dlx.constraint_stats())
+        if self.fila_at > 0:
+            stats.extra.update({"fila_at": self.fila_at, "subproblems": self.subproblems,
+                                "heuristic_checks": self.heuristic_checks,
+                                "max_subproblem_cells": self.max_cells,
+                                "list_entries": self.list_entries})
+            if self.nof_dropped:
+                stats.extra["nof_dropped_in"] = self.nof_dropped
+        return stats
+
+
+def _mask(n: int, ids: np.ndarray) -> np.ndarray:
+    keep = np.zeros(n, dtype=bool)
+    keep[ids] = True
+    return keep
+
+
+def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int | None = None,
+                 nof: bool | None = None, limit: int | None = None,
+                 time_limit: float | None = None, count_only: bool = False,
+                 keep: np.ndarray | None = None,
+                 on_images: Callable[[np.ndarray], None] | None = None,
+                 constrained: bool = False, engine_label: str | None = None,
+                 parity_trigger: int | None = None, volume_trigger: int | None = None,
+                 parity_filter_from: int | None = None,
+                 volume_filter_from: int | None = None) -> Result:
+    """Enumerate the raw tilings of ``puzzle`` with DLX, then FILA once ``fila_at`` pieces
+    remain (chosen automatically when None, as is the schedule ``heuristic``).  ``keep``,
+    ``on_images`` and the triggers/dynamic filters (which act while DLX is in charge) work as
+    for DLX; ``constrained`` says the redundancy filter constrained a piece (the automatic
+    configuration lets DLX place it)."""
+    config = make_config(puzzle, heuristic, fila_at, nof, constrained)
+    image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
+    constraints = dlx.Constraints.for_tiling(puzzle, image_ids, parity_trigger=parity_trigger,
+                                             volume_trigger=volume_trigger,
+                                             parity_filter=parity_filter_from,
+                                             volume_filter=volume_filter_from)
+    jit = dlx.jit_seconds()
+    if config.fila_at > 0:
+        cells = min(largest_volume(puzzle, config.fila_at), puzzle.n_cells)
+        for words in range(1, fila.words_for(min(cells, fila.MAX_CELLS)) + 1):
+            jit += fila.jit_seconds(words)
+    store = on_images is not None or not count_only
+    search = HybridSearch(puzzle, image_ids, config, store=store, on_images=on_images,
+                          constraints=constraints)
+    outcome = drive(search.step, limit=limit, time_limit=time_limit)
+    tilings = [puzzle.tiling_from_images(ids) for ids in search.found]
+    options = {"heuristic": str(config.schedule), "fila_at": config.fila_at, "nof": config.nof,
+               "images": len(image_ids)}
+    if config.reason:
+        options["configuration"] = config.reason
+    return Result("tiling", engine_label or config.engine, "raw", search.solutions,
+                  outcome.complete, outcome.stop_reason, outcome.seconds, jit, tilings,
+                  search.stats(), options, puzzle.name)
