@@ -39,7 +39,7 @@ DONE = 0
 BUFFER_FULL = 1
 BUDGET_SPENT = 2
 
-# Program counter values.
+# Program counter values.  The search only ever stops at PC_ENTER or PC_LEAVE.
 PC_ENTER = 0   # choose the image list set of a new level (or report a solution)
 PC_SHAPE = 1   # next available shape with a non-empty list
 PC_SCAN = 2    # next fitting image of the current list
@@ -48,7 +48,7 @@ PC_LEAVE = 3   # back to the level above
 # State vector.
 ST_LEVEL = 0
 ST_PC = 1
-ST_Q = 2       # shapes with pieces left (the first q entries of the warehouse)
+ST_AVAIL = 2   # bit s set iff shape s has pieces left
 ST_NBUF = 3
 STATE_SIZE = 4
 
@@ -58,18 +58,20 @@ CT_NODES = 1            # images placed (fits)
 CT_HEURISTIC_CHECKS = 2  # fit checks made by the E and S heuristics while choosing a cell
 COUNTERS_SIZE = 3
 
-# Columns of the per-level table ``lv``.
-LV_SET = 0    # first entry of the chosen set's list pointers (set * Q)
-LV_J = 1      # position in the warehouse of the shape being tried
-LV_S = 2      # that shape
+# Columns of the per-level table ``lv`` (the explicit stack).
+LV_BASE = 0   # first list pointer of the chosen set (set * Q)
+LV_TODO = 1   # shapes still to try there (bits)
+LV_S = 2      # the shape being tried
 LV_K = 3      # next list entry to try
 LV_END = 4    # end of that list
-LV_Q = 5      # q when the level was entered
-LV_POS = 6    # HK_ORDER: position of the target in the heuristic's cell list
-LV_SIZE = 7
+LV_POS = 5    # HK_ORDER: position of the target in the heuristic's cell list
+LV_SIZE = 6
 
 NO_SET = -1
 MAX_COUNT = 1 << 62
+#: Shapes are bits of an int64, so a (sub)problem may have at most this many distinct shapes
+#: (a region of 256 cells cannot hold more than about 45).
+MAX_SHAPES = 62
 
 
 @njit(inline="always")
@@ -105,7 +107,8 @@ def _occupied(W, c, o0, o1, o2, o3):
 
 @njit(inline="always")
 def _set_of(W, b, cell_set, unk_nb, unk_n, o0, o1, o2, o3):
-    """The image list set for heuristic/cell slot ``b = h * V + v`` in the current occupancy."""
+    """The image list set for heuristic/cell slot ``b = h * V + v`` in the current occupancy:
+    the cell's first set plus the compact ILSI of its unknown neighbours."""
     z = 0
     for t in range(unk_n[b]):
         z |= _occupied(W, unk_nb[b * 6 + t], o0, o1, o2, o3) << t
@@ -139,15 +142,18 @@ def _open_neighbours(W, nbmask, v, o0, o1, o2, o3):
 
 
 @njit(inline="always")
-def _count_fits(W, base, q, fmax, warehouse, lptr, lmask, o0, o1, o2, o3):
-    """The seed's countFits: fits of the available shapes' images in the set at ``base``,
-    counted no further than ``fmax``.  Returns (fits, images checked)."""
+def _count_fits(W, st, Q, avail, fmax, nonempty, lptr, lmask, o0, o1, o2, o3):
+    """The seed's countFits: fits of the available shapes' images in set ``st``, counted no
+    further than ``fmax``.  Returns (fits, images checked)."""
     f = 0
     checks = 0
     if fmax <= 0:
         return 0, 0
-    for j in range(q):
-        s = warehouse[j]
+    base = st * Q
+    todo = nonempty[st] & avail
+    while todo:
+        s = lowest_bit(todo)
+        todo &= todo - 1
         for e in range(lptr[base + s], lptr[base + s + 1]):
             checks += 1
             if _disjoint(W, lmask, e, o0, o1, o2, o3):
@@ -158,106 +164,90 @@ def _count_fits(W, base, q, fmax, warehouse, lptr, lmask, o0, o1, o2, o3):
 
 
 @njit(cache=True)
+def _select_by_fits(W, hv, kind, Q, avail, cell_set, unk_nb, unk_n, nbmask, nonempty, lptr,
+                    lmask, cand, counters, o0, o1, o2, o3):
+    """selectFila for E and S (kept out of the main loop: it is large and F never needs it).
+    E: the holes with fewest open neighbours are the candidates; S: every hole.  Then the
+    candidate (in cell order) whose set has fewest fits, counted with early exit."""
+    nc = 0
+    best_n = 1 << 30
+    for w in range(W):
+        word = o0
+        if w == 1:
+            word = o1
+        elif w == 2:
+            word = o2
+        elif w == 3:
+            word = o3
+        holes = ~word
+        while holes:
+            v = w * 64 + lowest_bit(holes)
+            holes &= holes - np.uint64(1)
+            if kind == HK_NEIGHBOURS:
+                n = _open_neighbours(W, nbmask, v, o0, o1, o2, o3)
+                if n < best_n:
+                    best_n = n
+                    nc = 0
+                if n > best_n:
+                    continue
+            cand[nc] = v
+            nc += 1
+    best = NO_SET
+    fmin = MAX_COUNT
+    checks = 0
+    for i in range(nc):
+        st = _set_of(W, hv + cand[i], cell_set, unk_nb, unk_n, o0, o1, o2, o3)
+        f, c = _count_fits(W, st, Q, avail, fmin, nonempty, lptr, lmask, o0, o1, o2, o3)
+        checks += c
+        if f < fmin:
+            fmin = f
+            best = st
+        if fmin == 0:
+            break
+    counters[CT_HEURISTIC_CHECKS] += checks
+    return best
+
+
+@njit(cache=True)
 def search(wtag, n_cells, n_shapes, n_pieces, heur_of_level, heur_kind,
-           lmask, limg, lptr, cell_set, unk_nb, unk_n, nbmask, order,
-           warehouse, left, occ_stack, lv, chosen, attempts, fits, cand, state, counters,
+           lmask, limg, lptr, nonempty, cell_set, unk_nb, unk_n, nbmask, order,
+           left, occ_stack, lv, chosen, attempts, fits, cand, state, counters,
            sol_buf, store, max_in_buf, node_budget):
     """Run solveFila from the saved ``state`` until done, ``max_in_buf`` solutions are in the
     buffer, or ``node_budget`` images have been placed.  Returns DONE, BUFFER_FULL or
     BUDGET_SPENT; ``state`` (with the stacks) then holds where to resume.
 
-    ``warehouse`` is the seed's S (shape numbers, the first ``q`` with pieces left) and ``left``
-    its N_s.  ``occ_stack[l*W:(l+1)*W]`` is the occupancy on entering level ``l`` (``l`` pieces
-    placed); ``chosen[l]`` the image placed there.  ``attempts[l]`` / ``fits[l]`` count the
-    images tried / placed at level ``l`` (``n_pieces - l`` pieces remaining).
-    ``heur_of_level[l]`` is the heuristic at level ``l``, of kind ``heur_kind[h]``.
+    The seed's shape warehouse (the shapes with pieces left, ``N_s`` = ``left[s]``) is the bit
+    set ``avail``: a shape leaves it when its last piece is placed and returns when that piece
+    is removed (the seed's swap-to-end and back), and the shapes tried at a set are
+    ``nonempty[set] & avail``, which skips empty lists without touching them.
+    ``occ_stack[l*W:(l+1)*W]`` is the occupancy on entering level ``l`` (``l`` pieces placed);
+    ``chosen[l]`` the image placed there.  ``attempts[l]`` / ``fits[l]`` count the images
+    tried / placed at level ``l`` (``n_pieces - l`` pieces remaining).  ``heur_of_level[l]`` is
+    the heuristic at level ``l``, of kind ``heur_kind[h]``.
     """
     W = len(wtag)
     V = n_cells
     Q = n_shapes
     level = state[ST_LEVEL]
     pc = state[ST_PC]
-    q = state[ST_Q]
+    avail = state[ST_AVAIL]
     nbuf = state[ST_NBUF]
     budget = node_budget
+    placed = 0
     status = DONE
     o0 = occ_stack[level * W]
     o1 = occ_stack[level * W + 1] if W > 1 else np.uint64(0)
     o2 = occ_stack[level * W + 2] if W > 2 else np.uint64(0)
     o3 = occ_stack[level * W + 3] if W > 3 else np.uint64(0)
+    # The current level's list position, kept in registers; saved in ``lv`` on the way down.
+    base = 0
+    todo = 0
+    s = 0
+    k = 0
+    end = 0
     while True:
-        if pc == PC_SCAN:
-            # Lines 10-13: the next image of list I_s that fits.
-            k = lv[level, LV_K]
-            end = lv[level, LV_END]
-            start = k
-            while k < end:
-                if _disjoint(W, lmask, k, o0, o1, o2, o3):
-                    break
-                k += 1
-            if k < end:
-                attempts[level] += k - start + 1
-                fits[level] += 1
-                lv[level, LV_K] = k + 1
-                chosen[level] = limg[k]
-                b = k * W
-                o0 |= lmask[b]
-                if W > 1:
-                    o1 |= lmask[b + 1]
-                if W > 2:
-                    o2 |= lmask[b + 2]
-                if W > 3:
-                    o3 |= lmask[b + 3]
-                s = lv[level, LV_S]
-                q = lv[level, LV_Q] - (1 if left[s] == 0 else 0)
-                level += 1
-                nb = level * W
-                occ_stack[nb] = o0
-                if W > 1:
-                    occ_stack[nb + 1] = o1
-                if W > 2:
-                    occ_stack[nb + 2] = o2
-                if W > 3:
-                    occ_stack[nb + 3] = o3
-                counters[CT_NODES] += 1
-                budget -= 1
-                pc = PC_ENTER
-                continue
-            attempts[level] += end - start
-            # Lines 14-17: undo the shape bookkeeping, go on with the next shape.
-            j = lv[level, LV_J]
-            s = lv[level, LV_S]
-            if left[s] == 0:
-                qq = lv[level, LV_Q] - 1
-                warehouse[qq] = warehouse[j]
-                warehouse[j] = s
-            left[s] += 1
-            lv[level, LV_J] = j + 1
-            pc = PC_SHAPE
-        elif pc == PC_SHAPE:
-            # Lines 4-9, skipping empty lists without any bookkeeping.
-            j = lv[level, LV_J]
-            qlev = lv[level, LV_Q]
-            base = lv[level, LV_SET]
-            s = -1
-            while j < qlev:
-                s = warehouse[j]
-                if lptr[base + s] < lptr[base + s + 1]:
-                    break
-                j += 1
-            if j >= qlev:
-                pc = PC_LEAVE
-                continue
-            left[s] -= 1
-            if left[s] == 0:
-                warehouse[j] = warehouse[qlev - 1]
-                warehouse[qlev - 1] = s
-            lv[level, LV_J] = j
-            lv[level, LV_S] = s
-            lv[level, LV_K] = lptr[base + s]
-            lv[level, LV_END] = lptr[base + s + 1]
-            pc = PC_SCAN
-        elif pc == PC_ENTER:
+        if pc == PC_ENTER:
             if level == n_pieces:
                 counters[CT_SOLUTIONS] += 1
                 if store:
@@ -268,73 +258,93 @@ def search(wtag, n_cells, n_shapes, n_pieces, heur_of_level, heur_kind,
                 if nbuf >= max_in_buf:
                     status = BUFFER_FULL
                     break
-                continue
-            if budget <= 0:
+            elif budget <= 0:
                 status = BUDGET_SPENT
                 break
-            # selectFila.
-            h = heur_of_level[level]
-            kind = heur_kind[h]
-            hv = h * V
-            chosen_set = NO_SET
-            if kind == HK_FIRST:
-                v = _first_hole(W, o0, o1, o2, o3)
-                chosen_set = _set_of(W, hv + v, cell_set, unk_nb, unk_n, o0, o1, o2, o3)
-            elif kind == HK_ORDER:
-                m = 0
-                if level > 0 and heur_of_level[level - 1] == h:
-                    m = lv[level - 1, LV_POS] + 1
-                while m < V and _occupied(W, order[hv + m], o0, o1, o2, o3):
-                    m += 1
-                if m < V:
-                    lv[level, LV_POS] = m
-                    chosen_set = _set_of(W, hv + order[hv + m], cell_set, unk_nb, unk_n,
-                                         o0, o1, o2, o3)
             else:
-                # E: the holes with fewest open neighbours are the candidates; S: every hole.
-                nc = 0
-                best_n = 1 << 30
-                for w in range(W):
-                    word = o0
-                    if w == 1:
-                        word = o1
-                    elif w == 2:
-                        word = o2
-                    elif w == 3:
-                        word = o3
-                    holes = ~word
-                    while holes:
-                        v = w * 64 + lowest_bit(holes)
-                        holes &= holes - np.uint64(1)
-                        if kind == HK_NEIGHBOURS:
-                            n = _open_neighbours(W, nbmask, v, o0, o1, o2, o3)
-                            if n < best_n:
-                                best_n = n
-                                nc = 0
-                            if n > best_n:
-                                continue
-                        cand[nc] = v
-                        nc += 1
-                fmin = MAX_COUNT
-                for i in range(nc):
-                    st = _set_of(W, hv + cand[i], cell_set, unk_nb, unk_n, o0, o1, o2, o3)
-                    f, checks = _count_fits(W, st * Q, q, fmin, warehouse, lptr, lmask,
-                                            o0, o1, o2, o3)
-                    counters[CT_HEURISTIC_CHECKS] += checks
-                    if f < fmin:
-                        fmin = f
-                        chosen_set = st
-                    if fmin == 0:
-                        break
-            if chosen_set == NO_SET:
+                # selectFila.
+                h = heur_of_level[level]
+                kind = heur_kind[h]
+                hv = h * V
+                if kind == HK_FIRST:
+                    v = _first_hole(W, o0, o1, o2, o3)
+                    st = _set_of(W, hv + v, cell_set, unk_nb, unk_n, o0, o1, o2, o3)
+                elif kind == HK_ORDER:
+                    m = 0
+                    if level > 0 and heur_of_level[level - 1] == h:
+                        m = lv[level - 1, LV_POS] + 1
+                    while m < V and _occupied(W, order[hv + m], o0, o1, o2, o3):
+                        m += 1
+                    st = NO_SET
+                    if m < V:
+                        lv[level, LV_POS] = m
+                        st = _set_of(W, hv + order[hv + m], cell_set, unk_nb, unk_n,
+                                     o0, o1, o2, o3)
+                else:
+                    st = _select_by_fits(W, hv, kind, Q, avail, cell_set, unk_nb, unk_n, nbmask,
+                                         nonempty, lptr, lmask, cand, counters, o0, o1, o2, o3)
+                if st == NO_SET:
+                    pc = PC_LEAVE
+                else:
+                    base = st * Q
+                    todo = nonempty[st] & avail
+                    pc = PC_SHAPE
+        if pc == PC_SHAPE:
+            # Lines 4-9: the next available shape whose list here is not empty.
+            if todo == 0:
                 pc = PC_LEAVE
+            else:
+                s = lowest_bit(todo)
+                todo &= todo - 1
+                left[s] -= 1
+                if left[s] == 0:
+                    avail &= ~(np.int64(1) << s)
+                k = lptr[base + s]
+                end = lptr[base + s + 1]
+                pc = PC_SCAN
+        if pc == PC_SCAN:
+            # Lines 10-13: the next image of list I_s that fits.
+            start = k
+            while k < end and not _disjoint(W, lmask, k, o0, o1, o2, o3):
+                k += 1
+            if k < end:
+                attempts[level] += k - start + 1
+                fits[level] += 1
+                lv[level, LV_BASE] = base
+                lv[level, LV_TODO] = todo
+                lv[level, LV_S] = s
+                lv[level, LV_K] = k + 1
+                lv[level, LV_END] = end
+                chosen[level] = limg[k]
+                b = k * W
+                o0 |= lmask[b]
+                if W > 1:
+                    o1 |= lmask[b + 1]
+                if W > 2:
+                    o2 |= lmask[b + 2]
+                if W > 3:
+                    o3 |= lmask[b + 3]
+                level += 1
+                nb = level * W
+                occ_stack[nb] = o0
+                if W > 1:
+                    occ_stack[nb + 1] = o1
+                if W > 2:
+                    occ_stack[nb + 2] = o2
+                if W > 3:
+                    occ_stack[nb + 3] = o3
+                placed += 1
+                budget -= 1
+                pc = PC_ENTER
                 continue
-            lv[level, LV_SET] = chosen_set * Q
-            lv[level, LV_Q] = q
-            lv[level, LV_J] = 0
+            attempts[level] += end - start
+            # Lines 14-17: undo the shape bookkeeping; on to the next shape.
+            if left[s] == 0:
+                avail |= np.int64(1) << s
+            left[s] += 1
             pc = PC_SHAPE
-        else:
-            # Back to the level above and its next image.
+            continue
+        if pc == PC_LEAVE:
             if level == 0:
                 status = DONE
                 break
@@ -347,11 +357,16 @@ def search(wtag, n_cells, n_shapes, n_pieces, heur_of_level, heur_kind,
                 o2 = occ_stack[nb + 2]
             if W > 3:
                 o3 = occ_stack[nb + 3]
-            q = lv[level, LV_Q]
+            base = lv[level, LV_BASE]
+            todo = lv[level, LV_TODO]
+            s = lv[level, LV_S]
+            k = lv[level, LV_K]
+            end = lv[level, LV_END]
             pc = PC_SCAN
+    counters[CT_NODES] += placed
     state[ST_LEVEL] = level
     state[ST_PC] = pc
-    state[ST_Q] = q
+    state[ST_AVAIL] = avail
     state[ST_NBUF] = nbuf
     return status
 
@@ -367,7 +382,8 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
     cells (fixed orders), and ``pof[h]`` says whether POF applies.  ``img_ids`` are the images
     (rows of the puzzle's CSR ``cell_ptr`` / ``cell_idx``) with shape ``img_shape`` (0..Q-1).
 
-    Returns ``(n_entries, cell_set, unk_nb, unk_n, lptr, lmask, limg, nbmask, order)``;
+    Returns ``(n_entries, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask,
+    order)``, ``nonempty[k]`` having bit ``s`` set iff shape ``s`` has images in set ``k``;
     ``n_entries`` is -1 (and the lists are empty) if more than ``max_entries`` entries would be
     needed, so the caller can retry without NOF.
     """
@@ -412,6 +428,7 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
 
     # Two passes over (image, heuristic, target cell, compact ILSI): count, then fill.
     lptr = np.zeros(n_sets * Q + 1, dtype=np.int64)
+    nonempty = np.zeros(n_sets, dtype=np.int64)
     n_entries = 0
     lmask = np.zeros(0, dtype=np.uint64)
     limg = np.zeros(0, dtype=np.int32)
@@ -422,7 +439,8 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                 lptr[k + 1] += lptr[k]
             n_entries = lptr[n_sets * Q]
             if n_entries > max_entries:
-                return (-1, cell_set, unk_nb, unk_n, lptr, lmask, limg, nbmask, order)
+                return (-1, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask,
+                        order)
             lmask = np.zeros(n_entries * W, dtype=np.uint64)
             limg = np.zeros(n_entries, dtype=np.int32)
             cursor = lptr[:-1].copy()
@@ -462,6 +480,7 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                         slot = (cell_set[b] + z) * Q + s
                         if fill == 0:
                             lptr[slot + 1] += 1
+                            nonempty[cell_set[b] + z] |= np.int64(1) << s
                         else:
                             e = cursor[slot]
                             cursor[slot] += 1
@@ -472,4 +491,4 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                         if z == 0:
                             break
                         z = (z - 1) & free
-    return (n_entries, cell_set, unk_nb, unk_n, lptr, lmask, limg, nbmask, order)
+    return (n_entries, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask, order)

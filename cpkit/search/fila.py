@@ -138,6 +138,7 @@ class FilaProblem:
     unk_nb: np.ndarray
     unk_n: np.ndarray
     lptr: np.ndarray
+    nonempty: np.ndarray
     lmask: np.ndarray
     limg: np.ndarray
     nbmask: np.ndarray
@@ -190,6 +191,9 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, open_cells: np.ndarray,
     img_shape = shape_local[puzzle.images.shape[image_ids]]
     image_ids = image_ids[img_shape >= 0]
     img_shape = img_shape[img_shape >= 0]
+    if len(present) > K.MAX_SHAPES:
+        raise EngineUnavailable(f"FILA handles at most {K.MAX_SHAPES} distinct shapes at once, "
+                                f"this problem has {len(present)}")
     w = words_for(n) if words is None else int(words)
     if not words_for(n) <= w <= MAX_WORDS:
         raise EngineUnavailable(f"cannot hold {n} cells in {w} words")
@@ -204,13 +208,13 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, open_cells: np.ndarray,
             break
         nof = False
         extra["nof_dropped"] = "too many list entries for NOF; solved without it"
-    n_entries, cell_set, unk_nb, unk_n, lptr, lmask, limg, nbmask, order = built
+    n_entries, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask, order = built
     if n_entries < 0:
         raise EngineUnavailable(f"the image lists of this problem need more than "
                                 f"{MAX_ENTRIES:,} entries")
     return FilaProblem(w, cells, len(present), n_pieces, left_by_shape[present].copy(),
                        plan.heuristic_of_level(n_pieces), plan.kinds, cell_set, unk_nb, unk_n,
-                       lptr, lmask, limg, nbmask, order, nof, extra)
+                       lptr, nonempty, lmask, limg, nbmask, order, nof, extra)
 
 
 class FilaSearch:
@@ -235,10 +239,9 @@ class FilaSearch:
         self.attempts = attempts if attempts is not None else np.zeros(p + 1, dtype=np.int64)
         self.fits = fits if fits is not None else np.zeros(p + 1, dtype=np.int64)
         self.cand = np.zeros(max(pr.n_cells, 1), dtype=np.int64)
-        self.warehouse = np.arange(pr.n_shapes, dtype=np.int64)
         self.left = pr.left.astype(np.int64).copy()
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        self.state[K.ST_Q] = pr.n_shapes
+        self.state[K.ST_AVAIL] = (1 << pr.n_shapes) - 1
         self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
         self.store = bool(store)
         self.buffer = buffer
@@ -267,8 +270,8 @@ class FilaSearch:
         self.state[K.ST_NBUF] = 0
         cap = self.buffer if self.store else (1 << 62)
         status = K.search(self.wtag, pr.n_cells, pr.n_shapes, pr.n_pieces, pr.heur_of_level,
-                          pr.heur_kind, pr.lmask, pr.limg, pr.lptr, pr.cell_set, pr.unk_nb,
-                          pr.unk_n, pr.nbmask, pr.order, self.warehouse, self.left,
+                          pr.heur_kind, pr.lmask, pr.limg, pr.lptr, pr.nonempty, pr.cell_set,
+                          pr.unk_nb, pr.unk_n, pr.nbmask, pr.order, self.left,
                           self.occ_stack, self.lv, self.chosen, self.attempts, self.fits,
                           self.cand, self.state, self.counters, self.sol_buf, self.store,
                           np.int64(min(cap, max_new)), np.int64(node_budget))
