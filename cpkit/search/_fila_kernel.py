@@ -14,11 +14,18 @@ exactly the zero bits.
 whose state is not known in advance are listed in ILSI bit order (bit 5 = -x, 4 = -y, 3 = -z,
 2 = +x, 1 = +y, 0 = +z); a neighbour is known when it does not exist in the subproblem (it reads
 as occupied) or, for a fixed-order heuristic, when it comes earlier in the order (POF: it must
-already be filled).  The *compact* ILSI ``z`` packs the occupancy of the unknown neighbours only,
-so the sets of ``v`` are ``cell_set[h, v] + z`` for ``z < 2**unk_n[h, v]``: the seed's
-``getIlsiXX`` with the known bits dropped, and no set is built for a state that cannot occur.
-Set ``k`` holds one list per shape: entries ``lptr[k*Q + s] .. lptr[k*Q + s + 1]``, each entry an
-image's layout mask (``W`` words in ``lmask``) and its image number (``limg``).
+already be filled).  The *compact* ILSI ``z`` packs the occupancy of the unknown neighbours only:
+the seed's ``getIlsiXX``, which never looks at known neighbours, with the known bits dropped, so
+no set is built for a state that cannot occur.  Row ``b = h*V + v`` of ``ilsi`` (8 int64, one
+cache line) holds the cell's first set, its number ``n`` of unknown neighbours and those
+neighbours; the unused slots name ``v`` itself, which is open whenever ``v`` is the target, so
+``z`` is a fixed-length sum with no branches.  Set ``k`` holds one list per shape: entries
+``lptr[k*Q + s] .. lptr[k*Q + s + 1]``, each an image's layout mask (``W`` words of ``lmask``) and
+its image number (``limg``); ``nonempty[k]`` has bit ``s`` set iff that list is not empty.
+
+**Performance notes.**  The hot loop calls no helper that takes an array (numba would count
+references to it on every call), and the E/S selection, which is large, is a separate function
+so that the F path keeps its registers.
 """
 
 from __future__ import annotations
@@ -29,21 +36,20 @@ from numba import njit
 from ._bits import lowest_bit, popcount
 
 # Heuristic kinds (selectFila variants).
-HK_FIRST = 0      # F: lowest open cell in the numbering (a bit scan); POF
-HK_ORDER = 1      # any other fixed order: first open cell of a cell list; POF
+HK_FIRST = 0       # F: lowest open cell in the numbering (a bit scan); POF
+HK_ORDER = 1       # any other fixed order: first open cell of a cell list; POF
 HK_NEIGHBOURS = 2  # E: fewest open neighbours, then fewest fits (early exit); no POF
-HK_FITS = 3       # S: fewest fits (early exit); no POF
+HK_FITS = 3        # S: fewest fits (early exit); no POF
 
 # Return status of ``search`` (as in the DLX kernel).
 DONE = 0
 BUFFER_FULL = 1
 BUDGET_SPENT = 2
 
-# Program counter values.  The search only ever stops at PC_ENTER or PC_LEAVE.
-PC_ENTER = 0   # choose the image list set of a new level (or report a solution)
-PC_SHAPE = 1   # next available shape with a non-empty list
-PC_SCAN = 2    # next fitting image of the current list
-PC_LEAVE = 3   # back to the level above
+# Where a stopped search resumes.
+PC_ENTER = 0   # enter ``level``: report a solution or choose its image list set
+PC_LEAVE = 1   # leave ``level`` at once (its solution was reported when the buffer filled)
+PC_SCAN = 2    # (inside a call only) looking for the next image that fits
 
 # State vector.
 ST_LEVEL = 0
@@ -54,7 +60,7 @@ STATE_SIZE = 4
 
 # Counters.
 CT_SOLUTIONS = 0
-CT_NODES = 1            # images placed (fits)
+CT_NODES = 1             # images placed (fits)
 CT_HEURISTIC_CHECKS = 2  # fit checks made by the E and S heuristics while choosing a cell
 COUNTERS_SIZE = 3
 
@@ -67,6 +73,12 @@ LV_END = 4    # end of that list
 LV_POS = 5    # HK_ORDER: position of the target in the heuristic's cell list
 LV_SIZE = 6
 
+# Layout of a row of ``ilsi``.
+IL_FIRST = 0   # the cell's first image list set
+IL_N = 1       # how many of its neighbours are unknown
+IL_NB = 2      # the unknown neighbours (6 slots)
+IL_SIZE = 8
+
 NO_SET = -1
 MAX_COUNT = 1 << 62
 #: Shapes are bits of an int64, so a (sub)problem may have at most this many distinct shapes
@@ -75,22 +87,7 @@ MAX_SHAPES = 62
 
 
 @njit(inline="always")
-def _disjoint(W, lmask, e, o0, o1, o2, o3):
-    """True iff list entry ``e`` fits (its layout does not meet the occupancy)."""
-    b = e * W
-    if lmask[b] & o0:
-        return False
-    if W > 1 and lmask[b + 1] & o1:
-        return False
-    if W > 2 and lmask[b + 2] & o2:
-        return False
-    if W > 3 and lmask[b + 3] & o3:
-        return False
-    return True
-
-
-@njit(inline="always")
-def _occupied(W, c, o0, o1, o2, o3):
+def _bit(W, c, o0, o1, o2, o3):
     """1 if cell ``c`` is occupied, else 0."""
     if W == 1:
         return np.int64((o0 >> np.uint64(c)) & np.uint64(1))
@@ -106,13 +103,15 @@ def _occupied(W, c, o0, o1, o2, o3):
 
 
 @njit(inline="always")
-def _set_of(W, b, cell_set, unk_nb, unk_n, o0, o1, o2, o3):
-    """The image list set for heuristic/cell slot ``b = h * V + v`` in the current occupancy:
-    the cell's first set plus the compact ILSI of its unknown neighbours."""
-    z = 0
-    for t in range(unk_n[b]):
-        z |= _occupied(W, unk_nb[b * 6 + t], o0, o1, o2, o3) << t
-    return cell_set[b] + z
+def _compact_ilsi(W, width, a0, a1, a2, a3, a4, a5, o0, o1, o2, o3):
+    """The compact ILSI from the (up to) six unknown neighbours ``a0..a5``; ``width`` is the
+    most any cell of the problem has (a constant of the problem, so the branches predict)."""
+    z = _bit(W, a0, o0, o1, o2, o3) | (_bit(W, a1, o0, o1, o2, o3) << 1)
+    if width > 2:
+        z |= (_bit(W, a2, o0, o1, o2, o3) << 2) | (_bit(W, a3, o0, o1, o2, o3) << 3)
+        if width > 4:
+            z |= (_bit(W, a4, o0, o1, o2, o3) << 4) | (_bit(W, a5, o0, o1, o2, o3) << 5)
+    return z
 
 
 @njit(inline="always")
@@ -128,47 +127,12 @@ def _first_hole(W, o0, o1, o2, o3):
     return 192 + lowest_bit(~o3)
 
 
-@njit(inline="always")
-def _open_neighbours(W, nbmask, v, o0, o1, o2, o3):
-    b = v * W
-    n = popcount(nbmask[b] & ~o0)
-    if W > 1:
-        n += popcount(nbmask[b + 1] & ~o1)
-    if W > 2:
-        n += popcount(nbmask[b + 2] & ~o2)
-    if W > 3:
-        n += popcount(nbmask[b + 3] & ~o3)
-    return n
-
-
-@njit(inline="always")
-def _count_fits(W, st, Q, avail, fmax, nonempty, lptr, lmask, o0, o1, o2, o3):
-    """The seed's countFits: fits of the available shapes' images in set ``st``, counted no
-    further than ``fmax``.  Returns (fits, images checked)."""
-    f = 0
-    checks = 0
-    if fmax <= 0:
-        return 0, 0
-    base = st * Q
-    todo = nonempty[st] & avail
-    while todo:
-        s = lowest_bit(todo)
-        todo &= todo - 1
-        for e in range(lptr[base + s], lptr[base + s + 1]):
-            checks += 1
-            if _disjoint(W, lmask, e, o0, o1, o2, o3):
-                f += 1
-                if f >= fmax:
-                    return f, checks
-    return f, checks
-
-
 @njit(cache=True)
-def _select_by_fits(W, hv, kind, Q, avail, cell_set, unk_nb, unk_n, nbmask, nonempty, lptr,
-                    lmask, cand, counters, o0, o1, o2, o3):
-    """selectFila for E and S (kept out of the main loop: it is large and F never needs it).
-    E: the holes with fewest open neighbours are the candidates; S: every hole.  Then the
-    candidate (in cell order) whose set has fewest fits, counted with early exit."""
+def _select_by_fits(W, hv, kind, width, Q, avail, ilsi, nbmask, nonempty, lptr, lmask, cand,
+                    counters, o0, o1, o2, o3):
+    """selectFila for E and S.  E: the holes with fewest open neighbours are the candidates;
+    S: every hole.  Then the candidate (in cell order) whose set has fewest fits, counted with
+    the seed's countFits (which stops at the best count so far).  Returns the set."""
     nc = 0
     best_n = 1 << 30
     for w in range(W):
@@ -184,7 +148,14 @@ def _select_by_fits(W, hv, kind, Q, avail, cell_set, unk_nb, unk_n, nbmask, none
             v = w * 64 + lowest_bit(holes)
             holes &= holes - np.uint64(1)
             if kind == HK_NEIGHBOURS:
-                n = _open_neighbours(W, nbmask, v, o0, o1, o2, o3)
+                b = v * W
+                n = popcount(nbmask[b] & ~o0)
+                if W > 1:
+                    n += popcount(nbmask[b + 1] & ~o1)
+                if W > 2:
+                    n += popcount(nbmask[b + 2] & ~o2)
+                if W > 3:
+                    n += popcount(nbmask[b + 3] & ~o3)
                 if n < best_n:
                     best_n = n
                     nc = 0
@@ -196,30 +167,52 @@ def _select_by_fits(W, hv, kind, Q, avail, cell_set, unk_nb, unk_n, nbmask, none
     fmin = MAX_COUNT
     checks = 0
     for i in range(nc):
-        st = _set_of(W, hv + cand[i], cell_set, unk_nb, unk_n, o0, o1, o2, o3)
-        f, c = _count_fits(W, st, Q, avail, fmin, nonempty, lptr, lmask, o0, o1, o2, o3)
-        checks += c
+        r = (hv + cand[i]) * IL_SIZE
+        st = ilsi[r + IL_FIRST] + _compact_ilsi(
+            W, width, ilsi[r + 2], ilsi[r + 3], ilsi[r + 4], ilsi[r + 5], ilsi[r + 6],
+            ilsi[r + 7], o0, o1, o2, o3)
+        # countFits(I, q, o, fmin)
+        f = 0
+        base = st * Q
+        todo = nonempty[st] & avail
+        while todo and f < fmin:
+            s = lowest_bit(todo)
+            todo &= todo - 1
+            for e in range(lptr[base + s], lptr[base + s + 1]):
+                checks += 1
+                b = e * W
+                hit = lmask[b] & o0
+                if W > 1:
+                    hit |= lmask[b + 1] & o1
+                if W > 2:
+                    hit |= lmask[b + 2] & o2
+                if W > 3:
+                    hit |= lmask[b + 3] & o3
+                if hit == 0:
+                    f += 1
+                    if f >= fmin:
+                        break
         if f < fmin:
             fmin = f
             best = st
-        if fmin == 0:
-            break
+            if fmin == 0:
+                break
     counters[CT_HEURISTIC_CHECKS] += checks
     return best
 
 
 @njit(cache=True)
-def search(wtag, n_cells, n_shapes, n_pieces, heur_of_level, heur_kind,
-           lmask, limg, lptr, nonempty, cell_set, unk_nb, unk_n, nbmask, order,
+def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
+           lmask, limg, lptr, nonempty, ilsi, nbmask, order,
            left, occ_stack, lv, chosen, attempts, fits, cand, state, counters,
            sol_buf, store, max_in_buf, node_budget):
     """Run solveFila from the saved ``state`` until done, ``max_in_buf`` solutions are in the
     buffer, or ``node_budget`` images have been placed.  Returns DONE, BUFFER_FULL or
     BUDGET_SPENT; ``state`` (with the stacks) then holds where to resume.
 
-    The seed's shape warehouse (the shapes with pieces left, ``N_s`` = ``left[s]``) is the bit
-    set ``avail``: a shape leaves it when its last piece is placed and returns when that piece
-    is removed (the seed's swap-to-end and back), and the shapes tried at a set are
+    The seed's shape warehouse (the shapes with pieces left; ``N_s`` is ``left[s]``) is the
+    bit set ``avail``: a shape leaves it when its last piece is placed and comes back when that
+    piece is removed (the seed's swap-to-end and back), and the shapes tried at a set are
     ``nonempty[set] & avail``, which skips empty lists without touching them.
     ``occ_stack[l*W:(l+1)*W]`` is the occupancy on entering level ``l`` (``l`` pieces placed);
     ``chosen[l]`` the image placed there.  ``attempts[l]`` / ``fits[l]`` count the images
@@ -241,59 +234,90 @@ def search(wtag, n_cells, n_shapes, n_pieces, heur_of_level, heur_kind,
     o2 = occ_stack[level * W + 2] if W > 2 else np.uint64(0)
     o3 = occ_stack[level * W + 3] if W > 3 else np.uint64(0)
     # The current level's list position, kept in registers; saved in ``lv`` on the way down.
+    # ``s = -1`` marks "no shape taken yet" (a level just entered, or one to leave at once).
     base = 0
     todo = 0
-    s = 0
+    s = -1
     k = 0
     end = 0
     while True:
+        # Enter a level: report a solution, or choose the image list set (selectFila and
+        # getImageListSet).  Resuming with PC_LEAVE leaves the current level at once.
         if pc == PC_ENTER:
+            todo = 0
             if level == n_pieces:
                 counters[CT_SOLUTIONS] += 1
                 if store:
                     for d in range(n_pieces):
                         sol_buf[nbuf, d] = chosen[d]
                 nbuf += 1
-                pc = PC_LEAVE
                 if nbuf >= max_in_buf:
+                    pc = PC_LEAVE
                     status = BUFFER_FULL
                     break
             elif budget <= 0:
                 status = BUDGET_SPENT
                 break
             else:
-                # selectFila.
                 h = heur_of_level[level]
                 kind = heur_kind[h]
                 hv = h * V
+                st = NO_SET
+                v = -1
                 if kind == HK_FIRST:
                     v = _first_hole(W, o0, o1, o2, o3)
-                    st = _set_of(W, hv + v, cell_set, unk_nb, unk_n, o0, o1, o2, o3)
                 elif kind == HK_ORDER:
                     m = 0
                     if level > 0 and heur_of_level[level - 1] == h:
                         m = lv[level - 1, LV_POS] + 1
-                    while m < V and _occupied(W, order[hv + m], o0, o1, o2, o3):
+                    while m < V and _bit(W, order[hv + m], o0, o1, o2, o3):
                         m += 1
-                    st = NO_SET
                     if m < V:
                         lv[level, LV_POS] = m
-                        st = _set_of(W, hv + order[hv + m], cell_set, unk_nb, unk_n,
-                                     o0, o1, o2, o3)
+                        v = order[hv + m]
                 else:
-                    st = _select_by_fits(W, hv, kind, Q, avail, cell_set, unk_nb, unk_n, nbmask,
-                                         nonempty, lptr, lmask, cand, counters, o0, o1, o2, o3)
-                if st == NO_SET:
-                    pc = PC_LEAVE
-                else:
+                    st = _select_by_fits(W, hv, kind, width, Q, avail, ilsi, nbmask, nonempty,
+                                         lptr, lmask, cand, counters, o0, o1, o2, o3)
+                if v >= 0:
+                    r = (hv + v) * IL_SIZE
+                    st = ilsi[r + IL_FIRST] + _compact_ilsi(
+                        W, width, ilsi[r + 2], ilsi[r + 3], ilsi[r + 4], ilsi[r + 5],
+                        ilsi[r + 6], ilsi[r + 7], o0, o1, o2, o3)
+                if st != NO_SET:
                     base = st * Q
                     todo = nonempty[st] & avail
-                    pc = PC_SHAPE
-        if pc == PC_SHAPE:
-            # Lines 4-9: the next available shape whose list here is not empty.
-            if todo == 0:
-                pc = PC_LEAVE
-            else:
+        s = -1
+        k = 0
+        end = 0
+        pc = PC_SCAN
+        # Find the next image that fits at this level, leaving levels whose lists are done.
+        finished = False
+        while True:
+            # Lines 10-13: the next image of list I_s that fits.
+            start = k
+            while k < end:
+                b = np.uint64(k * W)      # unsigned: no negative-index wraparound code
+                hit = lmask[b] & o0
+                if W > 1:
+                    hit |= lmask[b + np.uint64(1)] & o1
+                if W > 2:
+                    hit |= lmask[b + np.uint64(2)] & o2
+                if W > 3:
+                    hit |= lmask[b + np.uint64(3)] & o3
+                if hit == 0:
+                    break
+                k += 1
+            if k < end:
+                attempts[level] += k - start + 1
+                break
+            attempts[level] += end - start
+            if s >= 0:
+                # Lines 14-17: undo the shape bookkeeping.
+                if left[s] == 0:
+                    avail |= np.int64(1) << s
+                left[s] += 1
+            if todo:
+                # Lines 4-9: the next available shape whose list here is not empty.
                 s = lowest_bit(todo)
                 todo &= todo - 1
                 left[s] -= 1
@@ -301,52 +325,10 @@ def search(wtag, n_cells, n_shapes, n_pieces, heur_of_level, heur_kind,
                     avail &= ~(np.int64(1) << s)
                 k = lptr[base + s]
                 end = lptr[base + s + 1]
-                pc = PC_SCAN
-        if pc == PC_SCAN:
-            # Lines 10-13: the next image of list I_s that fits.
-            start = k
-            while k < end and not _disjoint(W, lmask, k, o0, o1, o2, o3):
-                k += 1
-            if k < end:
-                attempts[level] += k - start + 1
-                fits[level] += 1
-                lv[level, LV_BASE] = base
-                lv[level, LV_TODO] = todo
-                lv[level, LV_S] = s
-                lv[level, LV_K] = k + 1
-                lv[level, LV_END] = end
-                chosen[level] = limg[k]
-                b = k * W
-                o0 |= lmask[b]
-                if W > 1:
-                    o1 |= lmask[b + 1]
-                if W > 2:
-                    o2 |= lmask[b + 2]
-                if W > 3:
-                    o3 |= lmask[b + 3]
-                level += 1
-                nb = level * W
-                occ_stack[nb] = o0
-                if W > 1:
-                    occ_stack[nb + 1] = o1
-                if W > 2:
-                    occ_stack[nb + 2] = o2
-                if W > 3:
-                    occ_stack[nb + 3] = o3
-                placed += 1
-                budget -= 1
-                pc = PC_ENTER
                 continue
-            attempts[level] += end - start
-            # Lines 14-17: undo the shape bookkeeping; on to the next shape.
-            if left[s] == 0:
-                avail |= np.int64(1) << s
-            left[s] += 1
-            pc = PC_SHAPE
-            continue
-        if pc == PC_LEAVE:
+            # Every shape tried: back to the level above and its next image.
             if level == 0:
-                status = DONE
+                finished = True
                 break
             level -= 1
             nb = level * W
@@ -362,7 +344,37 @@ def search(wtag, n_cells, n_shapes, n_pieces, heur_of_level, heur_kind,
             s = lv[level, LV_S]
             k = lv[level, LV_K]
             end = lv[level, LV_END]
-            pc = PC_SCAN
+        if finished:
+            status = DONE
+            break
+        # Place image k and go down.
+        fits[level] += 1
+        lv[level, LV_BASE] = base
+        lv[level, LV_TODO] = todo
+        lv[level, LV_S] = s
+        lv[level, LV_K] = k + 1
+        lv[level, LV_END] = end
+        chosen[level] = limg[k]
+        b = np.uint64(k * W)
+        o0 |= lmask[b]
+        if W > 1:
+            o1 |= lmask[b + np.uint64(1)]
+        if W > 2:
+            o2 |= lmask[b + np.uint64(2)]
+        if W > 3:
+            o3 |= lmask[b + np.uint64(3)]
+        level += 1
+        nb = level * W
+        occ_stack[nb] = o0
+        if W > 1:
+            occ_stack[nb + 1] = o1
+        if W > 2:
+            occ_stack[nb + 2] = o2
+        if W > 3:
+            occ_stack[nb + 3] = o3
+        placed += 1
+        budget -= 1
+        pc = PC_ENTER
     counters[CT_NODES] += placed
     state[ST_LEVEL] = level
     state[ST_PC] = pc
@@ -382,24 +394,25 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
     cells (fixed orders), and ``pof[h]`` says whether POF applies.  ``img_ids`` are the images
     (rows of the puzzle's CSR ``cell_ptr`` / ``cell_idx``) with shape ``img_shape`` (0..Q-1).
 
-    Returns ``(n_entries, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask,
-    order)``, ``nonempty[k]`` having bit ``s`` set iff shape ``s`` has images in set ``k``;
-    ``n_entries`` is -1 (and the lists are empty) if more than ``max_entries`` entries would be
-    needed, so the caller can retry without NOF.
+    Returns ``(n_entries, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order)``
+    (``width``: the most unknown neighbours of any cell); ``n_entries`` is -1 (and the lists
+    are empty) if more than ``max_entries`` entries would be needed, so the caller can retry
+    without NOF.
     """
     W = len(wtag)
     V = len(cells)
     H = len(pof)
     Q = n_shapes
-    cell_set = np.zeros(H * V, dtype=np.int64)
-    unk_nb = np.zeros(H * V * 6, dtype=np.int64)
-    unk_n = np.zeros(H * V, dtype=np.int64)
+    ilsi = np.zeros(H * V * IL_SIZE, dtype=np.int64)
     n_sets = 0
+    width = 0
     for h in range(H):
         for v in range(V):
             c = cells[v]
-            b = h * V + v
+            r = (h * V + v) * IL_SIZE
             n = 0
+            for d in range(6):
+                ilsi[r + IL_NB + d] = v          # unused slots read the (open) target itself
             if nof:
                 for d in range(6):
                     g = neighbours[c, d]
@@ -407,11 +420,12 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                         continue            # no such open cell: reads as occupied
                     if pof[h] and rank[h, g] < rank[h, c]:
                         continue            # filled before v is targeted
-                    unk_nb[b * 6 + n] = local_of[g]
+                    ilsi[r + IL_NB + n] = local_of[g]
                     n += 1
-            unk_n[b] = n
-            cell_set[b] = n_sets
+            ilsi[r + IL_N] = n
+            ilsi[r + IL_FIRST] = n_sets
             n_sets += 1 << n
+            width = max(width, n)
     nbmask = np.zeros(V * W, dtype=np.uint64)
     for v in range(V):
         for d in range(6):
@@ -439,8 +453,7 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                 lptr[k + 1] += lptr[k]
             n_entries = lptr[n_sets * Q]
             if n_entries > max_entries:
-                return (-1, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask,
-                        order)
+                return (-1, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order)
             lmask = np.zeros(n_entries * W, dtype=np.uint64)
             limg = np.zeros(n_entries, dtype=np.int32)
             cursor = lptr[:-1].copy()
@@ -466,21 +479,22 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                     c = cell_idx[p]
                     if pof[h] and c != first:
                         continue
-                    b = h * V + local_of[c]
-                    n = unk_n[b]
+                    r = (h * V + local_of[c]) * IL_SIZE
+                    n = ilsi[r + IL_N]
                     covered = 0
                     for t in range(n):
-                        u = cells[unk_nb[b * 6 + t]]
+                        u = cells[ilsi[r + IL_NB + t]]
                         for p2 in range(p0, p1):
                             if cell_idx[p2] == u:
                                 covered |= 1 << t
                     free = ((1 << n) - 1) & ~covered
                     z = free
                     while True:
-                        slot = (cell_set[b] + z) * Q + s
+                        st = ilsi[r + IL_FIRST] + z
+                        slot = st * Q + s
                         if fill == 0:
                             lptr[slot + 1] += 1
-                            nonempty[cell_set[b] + z] |= np.int64(1) << s
+                            nonempty[st] |= np.int64(1) << s
                         else:
                             e = cursor[slot]
                             cursor[slot] += 1
@@ -491,4 +505,4 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                         if z == 0:
                             break
                         z = (z - 1) & free
-    return (n_entries, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask, order)
+    return (n_entries, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order)

@@ -134,9 +134,8 @@ class FilaProblem:
     left: np.ndarray            # pieces left per local shape
     heur_of_level: np.ndarray
     heur_kind: np.ndarray
-    cell_set: np.ndarray
-    unk_nb: np.ndarray
-    unk_n: np.ndarray
+    width: int                  # most unknown neighbours of a cell (terms of the ILSI)
+    ilsi: np.ndarray
     lptr: np.ndarray
     nonempty: np.ndarray
     lmask: np.ndarray
@@ -208,13 +207,13 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, open_cells: np.ndarray,
             break
         nof = False
         extra["nof_dropped"] = "too many list entries for NOF; solved without it"
-    n_entries, cell_set, unk_nb, unk_n, lptr, nonempty, lmask, limg, nbmask, order = built
+    n_entries, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order = built
     if n_entries < 0:
         raise EngineUnavailable(f"the image lists of this problem need more than "
                                 f"{MAX_ENTRIES:,} entries")
     return FilaProblem(w, cells, len(present), n_pieces, left_by_shape[present].copy(),
-                       plan.heuristic_of_level(n_pieces), plan.kinds, cell_set, unk_nb, unk_n,
-                       lptr, nonempty, lmask, limg, nbmask, order, nof, extra)
+                       plan.heuristic_of_level(n_pieces), plan.kinds, int(width), ilsi, lptr,
+                       nonempty, lmask, limg, nbmask, order, nof, extra)
 
 
 class FilaSearch:
@@ -269,9 +268,9 @@ class FilaSearch:
         before = self.solutions
         self.state[K.ST_NBUF] = 0
         cap = self.buffer if self.store else (1 << 62)
-        status = K.search(self.wtag, pr.n_cells, pr.n_shapes, pr.n_pieces, pr.heur_of_level,
-                          pr.heur_kind, pr.lmask, pr.limg, pr.lptr, pr.nonempty, pr.cell_set,
-                          pr.unk_nb, pr.unk_n, pr.nbmask, pr.order, self.left,
+        status = K.search(self.wtag, pr.n_cells, pr.n_shapes, pr.n_pieces, pr.width,
+                          pr.heur_of_level, pr.heur_kind, pr.lmask, pr.limg, pr.lptr,
+                          pr.nonempty, pr.ilsi, pr.nbmask, pr.order, self.left,
                           self.occ_stack, self.lv, self.chosen, self.attempts, self.fits,
                           self.cand, self.state, self.counters, self.sol_buf, self.store,
                           np.int64(min(cap, max_new)), np.int64(node_budget))
