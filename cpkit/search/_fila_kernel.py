@@ -289,6 +289,15 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
         s = -1
         k = 0
         end = 0
+        if todo:
+            # Lines 4-9 for the first shape (the loop below takes the others).
+            s = lowest_bit(todo)
+            todo &= todo - 1
+            left[s] -= 1
+            if left[s] == 0:
+                avail &= ~(np.int64(1) << s)
+            k = lptr[base + s]
+            end = lptr[base + s + 1]
         pc = PC_SCAN
         # Find the next image that fits at this level, leaving levels whose lists are done.
         finished = False
@@ -354,7 +363,8 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
         lv[level, LV_S] = s
         lv[level, LV_K] = k + 1
         lv[level, LV_END] = end
-        chosen[level] = limg[k]
+        if store:
+            chosen[level] = limg[k]
         b = np.uint64(k * W)
         o0 |= lmask[b]
         if W > 1:
@@ -384,25 +394,48 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
 
 
 @njit(cache=True)
-def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_shape,
-                n_shapes, cell_ptr, cell_idx, max_entries):
+def build_lists(wtag, by_number, is_open, left_by_shape, neighbours, rank, pof, pof_first, nof,
+                img_ids, image_shape, cell_ptr, cell_idx, max_entries):
     """Compile a (sub)problem into image list sets, once.
 
-    ``cells[v]`` is the puzzle cell numbered ``v`` here and ``local_of`` the inverse (-1 for a
-    cell that is not open); ``neighbours[c, d]`` is the puzzle cell next to ``c`` in ILSI
-    direction ``d`` (-1 if none).  For each heuristic ``h``, ``rank[h, c]`` orders the puzzle
-    cells (fixed orders), and ``pof[h]`` says whether POF applies.  ``img_ids`` are the images
-    (rows of the puzzle's CSR ``cell_ptr`` / ``cell_idx``) with shape ``img_shape`` (0..Q-1).
+    The open cells are those with ``is_open[c]``, numbered in the order of ``by_number`` (the
+    puzzle cells sorted by the numbering heuristic); ``neighbours[c, d]`` is the puzzle cell next
+    to ``c`` in ILSI direction ``d`` (-1 if none).  The shapes are those with
+    ``left_by_shape[s] > 0`` pieces left, numbered in order.  For each heuristic ``h``,
+    ``rank[h, c]`` orders the puzzle cells (fixed orders), ``pof[h]`` says whether POF applies
+    and ``pof_first[h, i]`` is the first cell of image ``i`` in that order.  ``img_ids`` are the images (rows of the puzzle's CSR ``cell_ptr`` / ``cell_idx``,
+    of shape ``image_shape``); an image outside the open cells or of a shape with no piece left
+    is ignored.
 
-    Returns ``(n_entries, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order)``
-    (``width``: the most unknown neighbours of any cell); ``n_entries`` is -1 (and the lists
-    are empty) if more than ``max_entries`` entries would be needed, so the caller can retry
-    without NOF.
+    Returns ``(n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask,
+    order)``: ``cells[v]`` is the puzzle cell numbered ``v``, ``left`` the pieces left per
+    shape, ``width`` the most unknown neighbours of any cell.  ``n_entries`` is -1 (and the
+    lists are empty) if more than ``max_entries`` entries would be needed, so the caller can
+    retry without NOF.
     """
     W = len(wtag)
-    V = len(cells)
     H = len(pof)
-    Q = n_shapes
+    n_all = len(is_open)
+    local_of = np.full(n_all, -1, dtype=np.int64)
+    V = 0
+    for c in by_number:
+        if is_open[c]:
+            local_of[c] = V
+            V += 1
+    cells = np.zeros(V, dtype=np.int64)
+    for c in range(n_all):
+        if local_of[c] >= 0:
+            cells[local_of[c]] = c
+    shape_local = np.full(len(left_by_shape), -1, dtype=np.int64)
+    Q = 0
+    for g in range(len(left_by_shape)):
+        if left_by_shape[g] > 0:
+            shape_local[g] = Q
+            Q += 1
+    left = np.zeros(Q, dtype=np.int64)
+    for g in range(len(left_by_shape)):
+        if shape_local[g] >= 0:
+            left[shape_local[g]] = left_by_shape[g]
     ilsi = np.zeros(H * V * IL_SIZE, dtype=np.int64)
     n_sets = 0
     width = 0
@@ -440,7 +473,23 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
             key[v] = rank[h, cells[v]]
         order[h * V:(h + 1) * V] = np.argsort(key, kind="mergesort")
 
-    # Two passes over (image, heuristic, target cell, compact ILSI): count, then fill.
+    # 1. Each usable image once: its shape and local layout mask.
+    n_img = len(img_ids)
+    img_s = np.full(n_img, -1, dtype=np.int64)
+    img_mask = np.zeros(n_img * W, dtype=np.uint64)
+    for a in range(n_img):
+        i = img_ids[a]
+        s = shape_local[image_shape[i]]
+        for p in range(cell_ptr[i], cell_ptr[i + 1]):
+            u = local_of[cell_idx[p]]
+            if u < 0:
+                s = -1                      # not inside the open cells: never usable
+                break
+            img_mask[a * W + (u >> 6)] |= np.uint64(1) << np.uint64(u & 63)
+        img_s[a] = s
+    # 2. Count the entries of each (set, shape) list, then 3. fill them.  An image goes to the
+    # lists of its target cells (under POF only the first of its cells in the heuristic's
+    # order), in every compact ILSI in which its covered unknown neighbours are open.
     lptr = np.zeros(n_sets * Q + 1, dtype=np.int64)
     nonempty = np.zeros(n_sets, dtype=np.int64)
     n_entries = 0
@@ -453,40 +502,29 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                 lptr[k + 1] += lptr[k]
             n_entries = lptr[n_sets * Q]
             if n_entries > max_entries:
-                return (-1, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order)
+                return (-1, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order)
             lmask = np.zeros(n_entries * W, dtype=np.uint64)
             limg = np.zeros(n_entries, dtype=np.int32)
             cursor = lptr[:-1].copy()
-        for a in range(len(img_ids)):
+        for a in range(n_img):
+            s = img_s[a]
+            if s < 0:
+                continue
             i = img_ids[a]
             p0 = cell_ptr[i]
             p1 = cell_ptr[i + 1]
-            inside = True
-            for p in range(p0, p1):
-                if local_of[cell_idx[p]] < 0:
-                    inside = False
-            if not inside:
-                continue
-            s = img_shape[a]
             for h in range(H):
-                first = -1
-                if pof[h]:
-                    for p in range(p0, p1):
-                        c = cell_idx[p]
-                        if first < 0 or rank[h, c] < rank[h, first]:
-                            first = c
                 for p in range(p0, p1):
                     c = cell_idx[p]
-                    if pof[h] and c != first:
+                    if pof[h] and c != pof_first[h, i]:
                         continue
                     r = (h * V + local_of[c]) * IL_SIZE
                     n = ilsi[r + IL_N]
                     covered = 0
                     for t in range(n):
-                        u = cells[ilsi[r + IL_NB + t]]
-                        for p2 in range(p0, p1):
-                            if cell_idx[p2] == u:
-                                covered |= 1 << t
+                        u = ilsi[r + IL_NB + t]
+                        if (img_mask[a * W + (u >> 6)] >> np.uint64(u & 63)) & np.uint64(1):
+                            covered |= 1 << t
                     free = ((1 << n) - 1) & ~covered
                     z = free
                     while True:
@@ -499,10 +537,9 @@ def build_lists(wtag, cells, local_of, neighbours, rank, pof, nof, img_ids, img_
                             e = cursor[slot]
                             cursor[slot] += 1
                             limg[e] = i
-                            for p2 in range(p0, p1):
-                                u = local_of[cell_idx[p2]]
-                                lmask[e * W + (u >> 6)] |= np.uint64(1) << np.uint64(u & 63)
+                            for w in range(W):
+                                lmask[e * W + w] = img_mask[a * W + w]
                         if z == 0:
                             break
                         z = (z - 1) & free
-    return (n_entries, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order)
+    return (n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order)

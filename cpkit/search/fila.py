@@ -57,6 +57,19 @@ def ilsi_neighbours(puzzle: Puzzle) -> np.ndarray:
     return out
 
 
+def first_cells(puzzle: Puzzle, rank: np.ndarray) -> np.ndarray:
+    """int64[H, n_images]: each image's cell of smallest ``rank[h]``."""
+    img = puzzle.images
+    out = np.zeros((len(rank), max(len(img), 1)), dtype=np.int64)
+    if len(img):
+        for h, r in enumerate(rank):
+            best = np.minimum.reduceat(r[img.cell_idx], img.cell_ptr[:-1])
+            inverse = np.empty_like(r)
+            inverse[r] = np.arange(len(r))
+            out[h, :len(img)] = inverse[best]
+    return out
+
+
 def order_rank(h: Heuristic, coords: np.ndarray) -> np.ndarray:
     """Rank of every cell in the fixed order of ``h`` (its key, ties by cell number)."""
     keys = cell_keys(h, coords)
@@ -71,19 +84,21 @@ class FilaPlan:
     """The FILA part of a schedule compiled for one puzzle.
 
     ``kinds[h]`` / ``pof[h]`` / ``rank[h]`` describe distinct heuristic ``h``; ``entry_h[k]`` is
-    the heuristic of schedule entry ``k``; cells are numbered by ``numbering`` (a rank), the
-    order of the first fixed-order heuristic (else the puzzle's cell order), and that heuristic
-    is a bit scan (HK_FIRST); other fixed orders walk a cell list (HK_ORDER).
+    the heuristic of schedule entry ``k``; cells are numbered in the order ``by_number``, that of
+    the first fixed-order heuristic (else the puzzle's cell order), so that heuristic is a bit
+    scan (HK_FIRST); other fixed orders walk a cell list (HK_ORDER).
     """
 
     schedule: Schedule
     kinds: np.ndarray
     pof: np.ndarray
     rank: np.ndarray
-    numbering: np.ndarray
+    by_number: np.ndarray       # the puzzle cells in numbering order
+    pof_first: np.ndarray       # [h, image]: the image's first cell in h's order (POF target)
     entry_h: tuple[int, ...]
     neighbours: np.ndarray
     nof: bool = True
+    _levels: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def build(cls, puzzle: Puzzle, schedule: Schedule, nof: bool = True) -> "FilaPlan":
@@ -112,15 +127,20 @@ class FilaPlan:
                 kinds.append(K.HK_NEIGHBOURS if h.letter == "e" else K.HK_FITS)
                 pof.append(0)
                 ranks.append(numbering)
+        rank = np.ascontiguousarray(np.array(ranks, dtype=np.int64))
         return cls(schedule, np.array(kinds, dtype=np.int64), np.array(pof, dtype=np.uint8),
-                   np.ascontiguousarray(np.array(ranks, dtype=np.int64)), numbering,
-                   tuple(entry_h), ilsi_neighbours(puzzle), bool(nof))
+                   rank, np.argsort(numbering, kind="stable").astype(np.int64),
+                   first_cells(puzzle, rank), tuple(entry_h), ilsi_neighbours(puzzle),
+                   bool(nof))
 
     def heuristic_of_level(self, pieces: int) -> np.ndarray:
         """``h`` at each level of a subproblem with ``pieces`` pieces (level ``l`` has
         ``pieces - l`` remaining)."""
-        return np.array([self.entry_h[self.schedule.at(pieces - l)] for l in range(pieces + 1)],
-                        dtype=np.int64)
+        if pieces not in self._levels:
+            self._levels[pieces] = np.array(
+                [self.entry_h[self.schedule.at(pieces - l)] for l in range(pieces + 1)],
+                dtype=np.int64)
+        return self._levels[pieces]
 
 
 @dataclass
@@ -169,84 +189,93 @@ def too_many_cells(n_cells: int, where: str) -> EngineUnavailable:
         f"or --engine dlx")
 
 
-def compile_problem(puzzle: Puzzle, plan: FilaPlan, open_cells: np.ndarray,
+def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
                     image_ids: np.ndarray, left_by_shape: np.ndarray,
                     words: int | None = None) -> FilaProblem:
-    """Compile the subproblem with open cells ``open_cells`` (puzzle cell numbers), images
-    ``image_ids`` (puzzle image numbers, each inside the open cells) and ``left_by_shape[s]``
-    pieces of each puzzle shape still to place.  ``words`` forces a wider occupancy (tests)."""
-    open_cells = np.asarray(open_cells, dtype=np.int64)
-    n = len(open_cells)
+    """Compile the subproblem whose open cells are those with ``is_open[c]`` (a mask over the
+    puzzle's cells), with images ``image_ids`` (puzzle image numbers, each inside the open
+    cells) and ``left_by_shape[s]`` pieces of each puzzle shape still to place.  ``words``
+    forces a wider occupancy (tests).  Kept lean: the hybrid calls it once per subproblem."""
+    is_open = np.ascontiguousarray(is_open, dtype=np.uint8)
+    n = int(np.count_nonzero(is_open))
     if n > MAX_CELLS:
         raise too_many_cells(n, "the region")
-    cells = open_cells[np.argsort(plan.numbering[open_cells], kind="stable")]
-    local_of = np.full(puzzle.n_cells, -1, dtype=np.int64)
-    local_of[cells] = np.arange(n)
-    left_by_shape = np.asarray(left_by_shape, dtype=np.int64)
-    present = np.flatnonzero(left_by_shape > 0)
-    shape_local = np.full(len(left_by_shape), -1, dtype=np.int64)
-    shape_local[present] = np.arange(len(present))
-    image_ids = np.asarray(image_ids, dtype=np.int64)
-    img_shape = shape_local[puzzle.images.shape[image_ids]]
-    image_ids = image_ids[img_shape >= 0]
-    img_shape = img_shape[img_shape >= 0]
-    if len(present) > K.MAX_SHAPES:
+    left_by_shape = np.ascontiguousarray(left_by_shape, dtype=np.int64)
+    n_shapes = int(np.count_nonzero(left_by_shape > 0))
+    if n_shapes > K.MAX_SHAPES:
         raise EngineUnavailable(f"FILA handles at most {K.MAX_SHAPES} distinct shapes at once, "
-                                f"this problem has {len(present)}")
+                                f"this problem has {n_shapes}")
     w = words_for(n) if words is None else int(words)
     if not words_for(n) <= w <= MAX_WORDS:
         raise EngineUnavailable(f"cannot hold {n} cells in {w} words")
-    n_pieces = int(left_by_shape[present].sum())
+    images = puzzle.images
     extra = {}
     nof = plan.nof
     while True:
-        built = K.build_lists((0,) * w, cells, local_of, plan.neighbours, plan.rank, plan.pof,
-                              nof, image_ids, img_shape, len(present),
-                              puzzle.images.cell_ptr, puzzle.images.cell_idx, MAX_ENTRIES)
+        built = K.build_lists(WTAGS[w], plan.by_number, is_open, left_by_shape, plan.neighbours,
+                              plan.rank, plan.pof, plan.pof_first, nof, image_ids,
+                              images.shape, images.cell_ptr, images.cell_idx, MAX_ENTRIES)
         if built[0] >= 0 or not nof:
             break
         nof = False
         extra["nof_dropped"] = "too many list entries for NOF; solved without it"
-    n_entries, width, ilsi, lptr, nonempty, lmask, limg, nbmask, order = built
+    n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order = built
     if n_entries < 0:
         raise EngineUnavailable(f"the image lists of this problem need more than "
                                 f"{MAX_ENTRIES:,} entries")
-    return FilaProblem(w, cells, len(present), n_pieces, left_by_shape[present].copy(),
-                       plan.heuristic_of_level(n_pieces), plan.kinds, int(width), ilsi, lptr,
-                       nonempty, lmask, limg, nbmask, order, nof, extra)
+    n_pieces = int(left.sum())
+    return FilaProblem(w, cells, len(left), n_pieces, left, plan.heuristic_of_level(n_pieces),
+                       plan.kinds, int(width), ilsi, lptr, nonempty, lmask, limg, nbmask, order,
+                       nof, extra)
+
+
+#: ``wtag`` for each word count: its length is the word count numba specialises on.
+WTAGS = {w: (0,) * w for w in range(1, MAX_WORDS + 1)}
 
 
 class FilaSearch:
-    """A resumable FILA search over one compiled problem.  ``step`` runs until ``max_new``
+    """Resumable FILA searches of problems with ``n_pieces`` pieces, one after another (the
+    hybrid loads each subproblem into the same arrays).  ``step`` runs until ``max_new``
     solutions or ``node_budget`` placements; solutions (arrays of puzzle image numbers, one per
-    level) go to ``on_rows`` or accumulate in ``found``."""
+    level) go to ``on_rows`` or accumulate in ``found``.  Counters and the per-level
+    ``attempts`` / ``fits`` add up over every problem loaded."""
 
-    def __init__(self, problem: FilaProblem, store: bool = True, buffer: int = BUFFER,
-                 on_rows: Callable[[np.ndarray], None] | None = None,
-                 attempts: np.ndarray | None = None, fits: np.ndarray | None = None):
-        self.problem = pr = problem
-        p, w = pr.n_pieces, pr.words
-        self.wtag = (0,) * w
-        self.occ_stack = np.zeros((p + 1) * w, dtype=np.uint64)
-        padding = np.full(w, np.uint64(0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
-        for v in range(pr.n_cells):
-            padding[v // WORD] &= ~np.uint64(1 << (v % WORD))
-        self.occ_stack[:w] = padding
+    def __init__(self, n_pieces: int, store: bool = True, buffer: int = BUFFER,
+                 on_rows: Callable[[np.ndarray], None] | None = None):
+        p = n_pieces
+        self.n_pieces = p
+        self.occ_stack = np.zeros((p + 1) * MAX_WORDS, dtype=np.uint64)
         self.lv = np.zeros((p + 1, K.LV_SIZE), dtype=np.int64)
         self.chosen = np.zeros(p + 1, dtype=np.int32)
-        # Per-level counters may be shared by many subproblems of the same size (the hybrid).
-        self.attempts = attempts if attempts is not None else np.zeros(p + 1, dtype=np.int64)
-        self.fits = fits if fits is not None else np.zeros(p + 1, dtype=np.int64)
-        self.cand = np.zeros(max(pr.n_cells, 1), dtype=np.int64)
-        self.left = pr.left.astype(np.int64).copy()
+        self.attempts = np.zeros(p + 1, dtype=np.int64)
+        self.fits = np.zeros(p + 1, dtype=np.int64)
+        self.cand = np.zeros(MAX_CELLS, dtype=np.int64)
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        self.state[K.ST_AVAIL] = (1 << pr.n_shapes) - 1
         self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
         self.store = bool(store)
         self.buffer = buffer
         self.sol_buf = np.zeros((buffer if store else 1, max(p, 1)), dtype=np.int32)
         self.found: list[np.ndarray] = []
         self.on_rows = on_rows
+        self.problem: FilaProblem | None = None
+        self.finished = True
+
+    def load(self, problem: FilaProblem) -> None:
+        """Start searching ``problem`` (which must have ``n_pieces`` pieces)."""
+        if problem.n_pieces != self.n_pieces:
+            raise ValueError(f"a problem of {problem.n_pieces} pieces in a search sized for "
+                             f"{self.n_pieces}")
+        self.problem = problem
+        self.wtag = WTAGS[problem.words]
+        self.left = problem.left.copy()
+        w, v = problem.words, problem.n_cells
+        full, rest = divmod(v, WORD)
+        self.occ_stack[:w] = np.uint64(0xFFFFFFFFFFFFFFFF)    # bits past the cells stay set
+        self.occ_stack[:full] = 0
+        if rest:
+            self.occ_stack[full] = np.uint64(0xFFFFFFFFFFFFFFFF) << np.uint64(rest)
+        self.state[:] = 0
+        self.state[K.ST_AVAIL] = (1 << problem.n_shapes) - 1
         self.finished = False
 
     @property
@@ -292,17 +321,21 @@ def _warm_up(words: int) -> None:
     puzzle = Puzzle([Piece("a", ((0, 0, 0), (1, 0, 0))), Piece("b", ((0, 0, 0), (1, 0, 0)))],
                     box=(2, 2, 1))
     plan = FilaPlan.build(puzzle, parse_schedule("e:f=1", FILA_LETTERS))
-    problem = compile_problem(puzzle, plan, np.arange(puzzle.n_cells),
-                              np.arange(len(puzzle.images)),
-                              np.array([s.count for s in puzzle.shapes]), words=words)
+    problem = compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
+                              np.arange(len(puzzle.images)), shape_counts(puzzle), words=words)
     for store in (True, False):
-        search = FilaSearch(problem, store=store, buffer=4)
+        search = FilaSearch(problem.n_pieces, store=store, buffer=4)
+        search.load(problem)
         while not search.step(10, 1)[0]:
             pass
 
 
 def jit_seconds(words: int = 1) -> float:
     return warm(f"fila ({words}-word occupancy)", lambda: _warm_up(words))
+
+
+def shape_counts(puzzle: Puzzle) -> np.ndarray:
+    return np.array([s.count for s in puzzle.shapes], dtype=np.int64)
 
 
 def level_stats(attempts: np.ndarray, fits: np.ndarray, pieces: int) -> tuple[list, list]:
@@ -331,10 +364,11 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool = True,
     jit = jit_seconds(words_for(puzzle.n_cells))
     plan = FilaPlan.build(puzzle, schedule, nof)
     image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
-    problem = compile_problem(puzzle, plan, np.arange(puzzle.n_cells), image_ids,
-                              np.array([s.count for s in puzzle.shapes]))
-    search = FilaSearch(problem, store=on_images is not None or not count_only,
+    problem = compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8), image_ids,
+                              shape_counts(puzzle))
+    search = FilaSearch(problem.n_pieces, store=on_images is not None or not count_only,
                         on_rows=on_images)
+    search.load(problem)
     outcome = drive(search.step, limit=limit, time_limit=time_limit)
     attempts, fits = level_stats(search.attempts, search.fits, problem.n_pieces)
     stats = Stats(nodes=search.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)

@@ -138,13 +138,10 @@ class HybridSearch:
         self.store = store
         self.on_images = on_images
         self.found: list[np.ndarray] = []
-        self.sub: fila.FilaSearch | None = None
+        self.fila = fila.FilaSearch(self.fila_at, store=store, on_rows=self._fila_rows) \
+            if self.fila_at > 0 else None
+        self.in_fila = False
         self.prefix = np.zeros(0, dtype=np.int64)
-        self.fila_attempts = np.zeros(self.fila_at + 1, dtype=np.int64)
-        self.fila_fits = np.zeros(self.fila_at + 1, dtype=np.int64)
-        self.fila_solutions = 0
-        self.fila_nodes = 0
-        self.heuristic_checks = 0
         self.subproblems = 0
         self.max_cells = 0
         self.list_entries = 0
@@ -169,38 +166,31 @@ class HybridSearch:
         """The subproblem below the DLX path the search is stopped at."""
         need = self.dlx.remaining_need()
         n_cells = self.puzzle.n_cells
-        open_cells = np.flatnonzero(need[:n_cells] > 0)
-        if len(open_cells) > fila.MAX_CELLS:
-            raise fila.too_many_cells(len(open_cells), f"the region left when {self.fila_at} "
-                                                       f"pieces remain")
+        is_open = need[:n_cells] > 0
+        if np.count_nonzero(is_open) > fila.MAX_CELLS:
+            raise fila.too_many_cells(int(np.count_nonzero(is_open)),
+                                      f"the region left when {self.fila_at} pieces remain")
         images = self.image_ids[self.dlx.remaining_options()]
-        return fila.compile_problem(self.puzzle, self.plan, open_cells, images, need[n_cells:])
+        return fila.compile_problem(self.puzzle, self.plan, is_open, images, need[n_cells:])
 
     def _start_subproblem(self) -> None:
         problem = self.subproblem()
-        self.prefix = self.image_ids[self.dlx.placed_rows()].astype(np.int64)
-        self.sub = fila.FilaSearch(problem, store=self.store, on_rows=self._fila_rows,
-                                   attempts=self.fila_attempts, fits=self.fila_fits)
+        self.prefix = self.image_ids[self.dlx.placed_rows()]
+        self.fila.load(problem)
+        self.in_fila = True
         self.subproblems += 1
         self.max_cells = max(self.max_cells, problem.n_cells)
         self.list_entries += problem.n_entries
         self.nof_dropped += "nof_dropped" in problem.extra
 
-    def _end_subproblem(self) -> None:
-        sub = self.sub
-        self.fila_solutions += sub.solutions
-        self.fila_nodes += sub.nodes
-        self.heuristic_checks += sub.heuristic_checks
-        self.sub = None
-
     # ------------------------------------------------------------------ driving
     @property
     def solutions(self) -> int:
-        return self.dlx.solutions + self.fila_solutions + (self.sub.solutions if self.sub else 0)
+        return self.dlx.solutions + (self.fila.solutions if self.fila else 0)
 
     @property
     def nodes(self) -> int:
-        return self.dlx.nodes + self.fila_nodes + (self.sub.nodes if self.sub else 0)
+        return self.dlx.nodes + (self.fila.nodes if self.fila else 0)
 
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
@@ -212,11 +202,8 @@ class HybridSearch:
             spent = self.nodes - before_nodes
             if new >= max_new or spent >= node_budget:
                 return False, new
-            if self.sub is not None:
-                done, _ = self.sub.step(max_new - new, node_budget - spent)
-                if not done:
-                    continue
-                self._end_subproblem()
+            if self.in_fila:
+                self.in_fila = not self.fila.step(max_new - new, node_budget - spent)[0]
                 continue
             done, _ = self.dlx.step(max_new - new, node_budget - spent)
             if self.dlx.at_stop_level:
@@ -235,13 +222,13 @@ class HybridSearch:
         for level in range(min(top, len(self.dlx.fits))):
             fits[p - level] = attempts[p - level] = int(self.dlx.fits[level])
         for level in range(self.fila_at):
-            fits[self.fila_at - level] += int(self.fila_fits[level])
-            attempts[self.fila_at - level] += int(self.fila_attempts[level])
+            fits[self.fila_at - level] += int(self.fila.fits[level])
+            attempts[self.fila_at - level] += int(self.fila.attempts[level])
         stats = Stats(nodes=self.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
         stats.extra.update(self.dlx.constraint_stats())
         if self.fila_at > 0:
             stats.extra.update({"fila_at": self.fila_at, "subproblems": self.subproblems,
-                                "heuristic_checks": self.heuristic_checks,
+                                "heuristic_checks": self.fila.heuristic_checks,
                                 "max_subproblem_cells": self.max_cells,
                                 "list_entries": self.list_entries})
             if self.nof_dropped:
