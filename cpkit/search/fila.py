@@ -348,21 +348,22 @@ def level_stats(attempts: np.ndarray, fits: np.ndarray, pieces: int) -> tuple[li
     return att, fit
 
 
-def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool = True,
+def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool | None = None,
                  limit: int | None = None, time_limit: float | None = None,
                  count_only: bool = False, keep: np.ndarray | None = None,
                  on_images: Callable[[np.ndarray], None] | None = None) -> Result:
     """Enumerate the raw tilings of ``puzzle`` with FILA alone (at most 256 free cells).
 
     ``heuristic`` is a schedule of FILA heuristics (``f``, ``x``, ``y``, ``z``, ``r``,
-    ``a@DEG``, ``e``, ``s``; e.g. ``e:f=3``); ``nof`` switches neighbour occupancy filtering.
+    ``a@DEG``, ``e``, ``s``; e.g. ``e:f=3``); ``nof`` switches neighbour occupancy filtering
+    (default: on unless every piece has the same shape, where it filters little).
     ``keep`` and ``on_images`` work as for DLX (``cpkit.search.dlx.solve_tiling``).
     """
     schedule = parse_schedule(heuristic, FILA_LETTERS, "FILA")
     if puzzle.n_cells > MAX_CELLS:
         raise too_many_cells(puzzle.n_cells, "this puzzle")
     jit = jit_seconds(words_for(puzzle.n_cells))
-    plan = FilaPlan.build(puzzle, schedule, nof)
+    plan = FilaPlan.build(puzzle, schedule, len(puzzle.shapes) > 1 if nof is None else nof)
     image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
     problem = compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8), image_ids,
                               shape_counts(puzzle))
