@@ -466,12 +466,17 @@ def build_lists(wtag, by_number, is_open, left_by_shape, neighbours, rank, pof, 
             if g >= 0 and local_of[g] >= 0:
                 u = local_of[g]
                 nbmask[v * W + (u >> 6)] |= np.uint64(1) << np.uint64(u & 63)
+    # Each heuristic's cell list: the open cells in its order (ranks are permutations).
     order = np.zeros(H * V, dtype=np.int64)
-    key = np.zeros(V, dtype=np.int64)
+    by_rank = np.zeros(n_all, dtype=np.int64)
     for h in range(H):
-        for v in range(V):
-            key[v] = rank[h, cells[v]]
-        order[h * V:(h + 1) * V] = np.argsort(key, kind="mergesort")
+        for c in range(n_all):
+            by_rank[rank[h, c]] = c
+        m = 0
+        for c in by_rank:
+            if local_of[c] >= 0:
+                order[h * V + m] = local_of[c]
+                m += 1
 
     # 1. Each usable image once: its shape and local layout mask.
     n_img = len(img_ids)

@@ -359,9 +359,7 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool | None = Non
     (default: on unless every piece has the same shape, where it filters little).
     ``keep`` and ``on_images`` work as for DLX (``cpkit.search.dlx.solve_tiling``).
     """
-    schedule = parse_schedule(heuristic, FILA_LETTERS, "FILA")
-    if puzzle.n_cells > MAX_CELLS:
-        raise too_many_cells(puzzle.n_cells, "this puzzle")
+    schedule = check_puzzle(puzzle, heuristic)
     jit = jit_seconds(words_for(puzzle.n_cells))
     plan = FilaPlan.build(puzzle, schedule, len(puzzle.shapes) > 1 if nof is None else nof)
     image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
@@ -381,3 +379,14 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool | None = Non
                   outcome.stop_reason, outcome.seconds, jit, tilings, stats,
                   {"heuristic": str(schedule), "nof": problem.nof, "images": len(image_ids)},
                   puzzle.name)
+
+
+def check_puzzle(puzzle: Puzzle, heuristic: str = "f", **_options) -> Schedule:
+    """Reject what FILA alone cannot do, before any work: returns the parsed schedule."""
+    schedule = parse_schedule(heuristic, FILA_LETTERS, "FILA")
+    if puzzle.n_cells > MAX_CELLS:
+        raise too_many_cells(puzzle.n_cells, "this puzzle")
+    return schedule
+
+
+solve_tiling.precheck = check_puzzle

@@ -39,9 +39,9 @@ class Config:
     nof: bool = True
     reason: str = ""
 
-    @property
-    def engine(self) -> str:
-        return "dlx" if self.fila_at == 0 else "hybrid"
+    def engine(self, pieces: int) -> str:
+        """What actually runs: DLX alone, FILA alone, or both."""
+        return "dlx" if self.fila_at == 0 else ("fila" if self.fila_at >= pieces else "hybrid")
 
 
 def largest_volume(puzzle: Puzzle, pieces: int) -> int:
@@ -126,7 +126,8 @@ class HybridSearch:
         self.pieces = pieces
         self.fila_at = config.fila_at
         cover = puzzle.exact_cover(_mask(len(puzzle.images), image_ids))
-        dlx_schedule = config.schedule.part(min(self.fila_at + 1, pieces), pieces)
+        dlx_schedule = config.schedule.part(self.fila_at + 1, pieces) \
+            if self.fila_at < pieces else parse_schedule("s")
         of_level, kind, key = tables(dlx_schedule, cover.n_items, puzzle.cell_coords,
                                      cover.max_depth(), pieces)
         self.dlx = dlx.DlxSearch(cover, of_level, kind, key, store=store and self.fila_at == 0,
@@ -247,7 +248,7 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int |
                  time_limit: float | None = None, count_only: bool = False,
                  keep: np.ndarray | None = None,
                  on_images: Callable[[np.ndarray], None] | None = None,
-                 constrained: bool = False, engine_label: str | None = None,
+                 constrained: bool = False,
                  parity_trigger: int | None = None, volume_trigger: int | None = None,
                  parity_filter_from: int | None = None,
                  volume_filter_from: int | None = None) -> Result:
@@ -276,6 +277,15 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int |
                "images": len(image_ids)}
     if config.reason:
         options["configuration"] = config.reason
-    return Result("tiling", engine_label or config.engine, "raw", search.solutions,
+    return Result("tiling", config.engine(puzzle.n_pieces), "raw", search.solutions,
                   outcome.complete, outcome.stop_reason, outcome.seconds, jit, tilings,
                   search.stats(), options, puzzle.name)
+
+
+def check_options(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int | None = None,
+                  nof: bool | None = None, **_options) -> None:
+    """Reject a bad schedule or switch point before any work (the front calls this first)."""
+    make_config(puzzle, heuristic, fila_at, nof, constrained=False)
+
+
+solve_tiling.precheck = check_options

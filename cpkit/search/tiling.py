@@ -93,6 +93,9 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
                       if k not in ("parity_trigger", "volume_trigger") or v is not None}
     engine_options.update(in_search)
 
+    precheck = getattr(engine_fn, "precheck", None)
+    if precheck is not None:
+        precheck(puzzle, **engine_options)       # fail before the (possibly long) filters
     jit = warm("tiling filters", tf.warm_up)
     prep_start = time.perf_counter()
     extra: dict[str, Any] = {}
