@@ -289,15 +289,6 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
         s = -1
         k = 0
         end = 0
-        if todo:
-            # Lines 4-9 for the first shape (the loop below takes the others).
-            s = lowest_bit(todo)
-            todo &= todo - 1
-            left[s] -= 1
-            if left[s] == 0:
-                avail &= ~(np.int64(1) << s)
-            k = lptr[base + s]
-            end = lptr[base + s + 1]
         pc = PC_SCAN
         # Find the next image that fits at this level, leaving levels whose lists are done.
         finished = False
@@ -319,8 +310,8 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
             if k < end:
                 attempts[level] += k - start + 1
                 break
-            attempts[level] += end - start
             if s >= 0:
+                attempts[level] += end - start
                 # Lines 14-17: undo the shape bookkeeping.
                 if left[s] == 0:
                     avail |= np.int64(1) << s
