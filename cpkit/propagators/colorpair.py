@@ -1,0 +1,650 @@
+"""The ColorPair propagator of Benoist & Bourreau (sections 3 and 4.1), as numba kernels.
+
+For every colour pair ``p`` (clockwise pairs, and opposite pairs unless switched off) two sparse
+sets are kept: ``Offer(p)``, the unplaced tiles having the pair, and ``Demand(p)``, the empty
+cells whose two known sides (a placed neighbour or the frame) ask for it.  Placing orientation
+``o`` on cell ``c`` (``assign``) removes the tile from its (at most 6) Offer sets, the cell from
+its (at most 6) Demand sets, and adds each empty neighbour to the sets its new known side creates
+(at most 3 per neighbour); ``unassign`` does the opposite in the opposite order, at the same cost.
+Nothing else is maintained: no domains (section 3.2).
+
+Rules, checked on every pair whose sets changed (``propagate``):
+
+- *contradiction*: fewer available tiles than demanding cells;
+- *instantiation*: one available tile and one demanding cell, the tile fitting the cell in
+  exactly one orientation: it is placed (a propagated placement, not a node);
+- *preemption*: as many available tiles as demanding cells: every such tile must go to one of
+  these cells, so it is tagged as preempted by the pair and counted (``nb_pre``) as unavailable
+  to every other pair.  Counting is only sound while the Demand sets are pairwise disjoint, that
+  is while no empty cell has 3 or 4 known sides (``G_N3 == 0``): "available" is ``|Offer|`` when
+  such a cell exists and ``|Offer| - nb_pre`` otherwise, and tags are only made when none does.
+  A tag itself stays valid (it is a pigeonhole fact), so candidate lists always skip a tile
+  preempted by a pair the cell does not demand.  When the last 3-or-4-sided cell is filled every
+  demanded pair is checked again, so that tags count at once.
+
+Every rule can be switched off for ablation; counts never change.
+
+Also maintained here, because ``assign`` touches exactly the cells involved: the number of known
+sides of every cell, its number of *surrounded* empty neighbours (two or more known sides), and
+its *pattern class* (section 5.1: 1 = four known sides, 2 = three, 3 = two and a surrounded
+neighbour, 4 = one and two surrounded neighbours) as four sparse sets, so that the search finds
+a pattern cell in O(1).
+
+Memory ("a pointer is an array index").  Numba reference-counts every array passed to a
+function, so the whole state lives in three arrays, built by ``build_state``:
+
+- ``st`` (int32, read-only): neighbours, orientations (tile, colours), tiles' orientation ranges
+  and colour pairs;
+- ``m`` (int32): one record of ``CELL_STRIDE`` fields per cell (``C_*``), the Offer and Demand
+  families (``cpkit.propagators.sparse_set``, one set per pair), the set of demanded pairs, the
+  pattern classes, one record per tile (``T_*``: preempting pair, cell), ``nb_pre`` per pair,
+  the queue of pairs to check, and the trail (``cell * 2`` for a placement, ``tile * 2 + 1`` for
+  a tag) -- plus any sections the search asks for;
+- ``g`` (int64): a header (configuration, counters, global state, and the offset of every
+  section, ``O_*``), then per cell the mask and value an orientation's packed code must match
+  (known sides and frame), and every orientation's packed code.
+
+``G_FAIL_KIND`` / ``G_FAIL_WHO`` record where the last failure was detected: the place where an
+explanation (a conflict set) will be built for conflict-directed backjumping.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import sparse_set as ss
+
+# ---------------------------------------------------------------------------------- g header
+# Configuration.
+G_VALUES = 0            # colours, grey included (C)
+G_CELLS = 1
+G_TILES = 2
+G_PAIRS = 3             # 2 * C * C: clockwise pairs, then opposite pairs
+G_CONTRADICTION = 4     # rule switches: 1 on, 0 off
+G_INSTANTIATION = 5
+G_PREEMPTION = 6
+G_OPPOSITE = 7          # opposite pairs maintained
+G_HEURISTIC = 8         # pair heuristic (cpkit.search._em_cp_kernel.H_*)
+# Global state.
+G_N3 = 10               # empty cells with 3 or 4 known sides
+G_TRAIL = 11            # trail top (an index into the trail section)
+G_EMPTY = 12            # empty cells
+G_QTOP = 13             # queue top
+G_FAIL_KIND = 14        # F_* of the last failure
+G_FAIL_WHO = 15         # its pair (F_PAIR) or cell (F_CELL)
+G_PROPAGATED = 16       # placements made by instantiation
+G_PREEMPTED = 17        # tiles tagged
+# Section offsets in st.
+O_NBR = 20              # 4 per cell: neighbour cell per side, -1 for the frame
+O_ORI_TILE = 21         # per orientation: its tile
+O_ORI_COL = 22          # 4 per orientation: colours north, east, south, west
+O_TILE_ORI = 23         # per tile + 1: first orientation (CSR)
+O_TILE_PAIRS = 24       # 6 per tile: its distinct pairs (-1 padded)
+O_TILE_NPAIRS = 25      # per tile
+# Section offsets in m.
+O_CELLS = 30
+O_OFF_MEM = 31
+O_OFF_WHERE = 32
+O_OFF_SIZE = 33
+O_DEM_MEM = 34
+O_DEM_WHERE = 35
+O_DEM_SIZE = 36
+O_DP_MEM = 37           # the set of pairs with a non-empty Demand (one set over the pairs)
+O_DP_WHERE = 38
+O_DP_SIZE = 39
+O_CLS_MEM = 40          # pattern classes 1..4 (set 0 unused) over the cells
+O_CLS_WHERE = 41
+O_CLS_SIZE = 42
+O_TILES = 43
+O_NB_PRE = 44
+O_QUEUE = 45
+O_QFLAG = 46
+O_TRAIL = 47
+# Section offsets in g.
+O_CMASK = 48            # 2 per cell: mask, value
+O_PACKED = 49           # per orientation
+#: g[64:96] belongs to the search (cpkit.search._em_cp_kernel).
+G_SEARCH = 64
+G_HEADER = 96
+
+# Cell record in m.
+C_ORI = 0               # orientation placed, -1 if empty
+C_KNOWN = 1             # known sides (placed neighbours and frame)
+C_SURR = 2              # empty neighbours with two or more known sides
+C_CLASS = 3             # pattern class 1..4, 0 for none
+C_SIDE = 4              # C_SIDE + s: colour shown to side s, -1 unknown
+C_DPAIR = 8             # C_DPAIR + k: pair demanded by slot k, -1 none
+C_DINS = 14             # C_DINS + k: 1 if slot k put the cell in that Demand (0: another slot did)
+CELL_STRIDE = 20
+# Demand slots: slot k < 4 of a cell showing colour a on side k and b on side k+1 demands the
+# clockwise pair a * C + b; slots 4 and 5 demand the opposite pair of sides 0/2 and 1/3,
+# C * C + min * C + max (the numbering of cpkit.models.edge_matching).
+N_SLOTS = 6
+
+# Tile record in m.
+T_TAG = 0
+T_CELL = 1
+TILE_STRIDE = 2
+
+F_NONE = 0
+F_PAIR = 1              # |available Offer| < |Demand| on pair G_FAIL_WHO
+F_CELL = 2              # cell G_FAIL_WHO has no tile that fits its known sides
+
+N_CLASSES = 5
+#: Bits 32..35 of a packed orientation: its grey sides; a cell's mask always covers them.
+FRAME_SHIFT = 32
+FRAME_MASK = 0xF << FRAME_SHIFT
+
+
+def packed_orientations(ori_col: np.ndarray) -> np.ndarray:
+    """Each orientation's colours (one byte per side, north lowest) and grey sides (bits 32+)."""
+    col = ori_col.astype(np.int64)
+    grey = (col == 0).astype(np.int64)
+    code = col[:, 0] | col[:, 1] << 8 | col[:, 2] << 16 | col[:, 3] << 24
+    frame = grey[:, 0] | grey[:, 1] << 1 | grey[:, 2] << 2 | grey[:, 3] << 3
+    return code | frame << FRAME_SHIFT
+
+
+def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
+                preemption: bool = True, opposite: bool = True, heuristic: int = 0,
+                search_sections: dict[int, int] | None = None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(st, m, g)`` for the empty board of ``a`` (``BoardArrays``).  ``search_sections`` maps
+    a g index (in the search's range) to the length of an extra int32 section of ``m`` whose
+    offset is stored there."""
+    n, t, p, values = a.n_cells, a.n_tiles, a.n_pairs, a.n_values
+    pairs = a.tile_pairs.copy()
+    if not opposite:
+        pairs[pairs >= values * values] = -1
+        pairs = -np.sort(-pairs, axis=1)      # present pairs first (ids >= 0), then -1
+    npairs = (pairs >= 0).sum(axis=1).astype(np.int32)
+    g = np.zeros(G_HEADER, dtype=np.int64)
+    st_parts = [(O_NBR, a.nbr.ravel()), (O_ORI_TILE, a.ori_tile), (O_ORI_COL, a.ori_col.ravel()),
+                (O_TILE_ORI, a.tile_ori_start), (O_TILE_PAIRS, pairs.ravel()),
+                (O_TILE_NPAIRS, npairs)]
+    at = 0
+    for field, part in st_parts:
+        g[field] = at
+        at += len(part)
+    st = np.concatenate([np.asarray(part, dtype=np.int32) for _, part in st_parts])
+    fam_pt, fam_pn = p * t, p * n
+    m_parts = [(O_CELLS, n * CELL_STRIDE), (O_OFF_MEM, fam_pt), (O_OFF_WHERE, fam_pt),
+               (O_OFF_SIZE, p), (O_DEM_MEM, fam_pn), (O_DEM_WHERE, fam_pn), (O_DEM_SIZE, p),
+               (O_DP_MEM, p), (O_DP_WHERE, p), (O_DP_SIZE, 1), (O_CLS_MEM, N_CLASSES * n),
+               (O_CLS_WHERE, N_CLASSES * n), (O_CLS_SIZE, N_CLASSES),
+               (O_TILES, t * TILE_STRIDE), (O_NB_PRE, p), (O_QUEUE, p), (O_QFLAG, p),
+               (O_TRAIL, n + t + 1)]
+    m_parts += list((search_sections or {}).items())
+    at = 0
+    for field, length in m_parts:
+        g[field] = at
+        at += length
+    m = np.zeros(at, dtype=np.int32)
+    ss.init_family(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], p, t)
+    ss.init_family(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], p, n)
+    ss.init_family(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], 1, p)
+    ss.init_family(m, g[O_CLS_MEM], g[O_CLS_WHERE], g[O_CLS_SIZE], N_CLASSES, n)
+    g[O_CMASK] = G_HEADER
+    g[O_PACKED] = G_HEADER + 2 * n
+    g = np.concatenate([g, np.zeros(2 * n, dtype=np.int64), packed_orientations(a.ori_col)])
+    g[[G_VALUES, G_CELLS, G_TILES, G_PAIRS]] = values, n, t, p
+    g[G_CONTRADICTION] = contradiction
+    g[G_INSTANTIATION] = instantiation
+    g[G_PREEMPTION] = preemption
+    g[G_OPPOSITE] = opposite
+    g[G_HEURISTIC] = heuristic
+    init_state(st, m, g)
+    return st, m, g
+
+
+# ---------------------------------------------------------------------------------- helpers
+@njit(cache=True, inline="always")
+def _push(m, g, p):
+    qflag = g[O_QFLAG]
+    if m[qflag + p] == 0:
+        m[qflag + p] = 1
+        m[g[O_QUEUE] + g[G_QTOP]] = p
+        g[G_QTOP] += 1
+
+
+@njit(cache=True)
+def _reclassify(m, g, c):
+    r = g[O_CELLS] + c * CELL_STRIDE
+    new = 0
+    if m[r + C_ORI] < 0:
+        known = m[r + C_KNOWN]
+        surr = m[r + C_SURR]
+        if known == 4:
+            new = 1
+        elif known == 3:
+            new = 2
+        elif known == 2 and surr >= 1:
+            new = 3
+        elif known == 1 and surr >= 2:
+            new = 4
+    old = m[r + C_CLASS]
+    if new != old:
+        n_cells = g[G_CELLS]
+        if old > 0:
+            ss.remove(m, g[O_CLS_MEM], g[O_CLS_WHERE], g[O_CLS_SIZE], n_cells, old, c)
+        if new > 0:
+            ss.insert(m, g[O_CLS_MEM], g[O_CLS_WHERE], g[O_CLS_SIZE], n_cells, new, c)
+        m[r + C_CLASS] = new
+
+
+@njit(cache=True)
+def _surround(st, m, g, c, delta):
+    """Cell ``c`` starts (+1) or stops (-1) counting as a surrounded empty neighbour."""
+    nbr = g[O_NBR] + 4 * c
+    cells = g[O_CELLS]
+    for s in range(4):
+        x = st[nbr + s]
+        rx = cells + x * CELL_STRIDE
+        if x >= 0 and m[rx + C_ORI] < 0:
+            surr = m[rx + C_SURR] + delta
+            m[rx + C_SURR] = surr
+            # Only classes 3 (two known sides, a surrounded neighbour) and 4 (one known side,
+            # two surrounded neighbours) depend on the count, at these thresholds.
+            known = m[rx + C_KNOWN]
+            old = surr - delta
+            if (known == 2 and (surr == 0 or old == 0)) or \
+                    (known == 1 and (surr == 2 or old == 2) and (surr <= 2 and old <= 2)):
+                _reclassify(m, g, x)
+
+
+@njit(cache=True)
+def _add_demand(m, g, c, slot, q):
+    r = g[O_CELLS] + c * CELL_STRIDE
+    n_cells = g[G_CELLS]
+    m[r + C_DPAIR + slot] = q
+    if ss.contains(m, g[O_DEM_WHERE], g[O_DEM_SIZE], n_cells, q, c):
+        m[r + C_DINS + slot] = 0
+        return
+    m[r + C_DINS + slot] = 1
+    ss.insert(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], n_cells, q, c)
+    if m[g[O_DEM_SIZE] + q] == 1:
+        ss.insert(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], g[G_PAIRS], 0, q)
+    _push(m, g, q)
+
+
+@njit(cache=True)
+def _leave_demand(m, g, c, q):
+    ss.remove(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], g[G_CELLS], q, c)
+    if m[g[O_DEM_SIZE] + q] == 0:
+        ss.remove(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], g[G_PAIRS], 0, q)
+
+
+@njit(cache=True)
+def _enter_demand(m, g, c, q):
+    ss.insert(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], g[G_CELLS], q, c)
+    if m[g[O_DEM_SIZE] + q] == 1:
+        ss.insert(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], g[G_PAIRS], 0, q)
+
+
+@njit(cache=True)
+def _drop_slot(m, g, c, slot):
+    """Undo ``_add_demand`` for ``slot`` of ``c`` (if the slot is set)."""
+    r = g[O_CELLS] + c * CELL_STRIDE
+    q = m[r + C_DPAIR + slot]
+    if q < 0:
+        return
+    if m[r + C_DINS + slot] != 0:
+        _leave_demand(m, g, c, q)
+    m[r + C_DPAIR + slot] = -1
+    m[r + C_DINS + slot] = 0
+
+
+@njit(cache=True)
+def fits(g, c, o):
+    """Orientation ``o`` shows the known colours of cell ``c`` and grey exactly to its frame."""
+    mask = g[O_CMASK] + 2 * c
+    return (g[g[O_PACKED] + o] & g[mask]) == g[mask + 1]
+
+
+# ---------------------------------------------------------------------------------- assign
+@njit(cache=True)
+def assign(st, m, g, c, o):
+    """Place orientation ``o`` on empty cell ``c``; the pairs whose sets changed are queued."""
+    n_values = g[G_VALUES]
+    n_tiles = g[G_TILES]
+    cells = g[O_CELLS]
+    r = cells + c * CELL_STRIDE
+    t = st[g[O_ORI_TILE] + o]
+    n3_before = g[G_N3]
+    m[r + C_ORI] = o
+    tile = g[O_TILES] + t * TILE_STRIDE
+    m[tile + T_CELL] = c
+    g[G_EMPTY] -= 1
+    # The tile leaves its Offer sets.
+    tag = m[tile + T_TAG]
+    pairs = g[O_TILE_PAIRS] + 6 * t
+    nb_pre = g[O_NB_PRE]
+    dem_size = g[O_DEM_SIZE]
+    for k in range(st[g[O_TILE_NPAIRS] + t]):
+        p = st[pairs + k]
+        ss.remove(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], n_tiles, p, t)
+        if tag >= 0 and tag != p:
+            m[nb_pre + p] -= 1
+        if m[dem_size + p] > 0:
+            # A pair nobody demands has no rule to fire.
+            _push(m, g, p)
+    # The cell leaves its Demand sets and the pattern bookkeeping.
+    known = m[r + C_KNOWN]
+    if known >= 3:
+        g[G_N3] -= 1
+    if known >= 2:
+        _surround(st, m, g, c, -1)
+    for k in range(N_SLOTS):
+        if m[r + C_DINS + k] != 0:
+            _leave_demand(m, g, c, m[r + C_DPAIR + k])
+    _reclassify(m, g, c)
+    # Each empty neighbour learns the colour of its side facing c.
+    nbr = g[O_NBR] + 4 * c
+    cols = g[O_ORI_COL] + 4 * o
+    cmask = g[O_CMASK]
+    for s in range(4):
+        x = st[nbr + s]
+        if x < 0 or m[cells + x * CELL_STRIDE + C_ORI] >= 0:
+            continue
+        colour = st[cols + s]
+        xs = (s + 2) & 3
+        rx = cells + x * CELL_STRIDE
+        m[rx + C_SIDE + xs] = colour
+        g[cmask + 2 * x] |= np.int64(0xFF) << (8 * xs)
+        g[cmask + 2 * x + 1] |= np.int64(colour) << (8 * xs)
+        prev = (xs + 3) & 3
+        before = m[rx + C_SIDE + prev]
+        if before >= 0:
+            _add_demand(m, g, x, prev, before * n_values + colour)
+        after = m[rx + C_SIDE + ((xs + 1) & 3)]
+        if after >= 0:
+            _add_demand(m, g, x, xs, colour * n_values + after)
+        if g[G_OPPOSITE] != 0:
+            facing = m[rx + C_SIDE + ((xs + 2) & 3)]
+            if facing >= 0:
+                lo = min(facing, colour)
+                hi = max(facing, colour)
+                _add_demand(m, g, x, 4 + (xs & 1), n_values * n_values + lo * n_values + hi)
+        known = m[rx + C_KNOWN] + 1
+        m[rx + C_KNOWN] = known
+        if known == 3:
+            g[G_N3] += 1
+        elif known == 2:
+            _surround(st, m, g, x, 1)
+        _reclassify(m, g, x)
+    m[g[O_TRAIL] + g[G_TRAIL]] = c * 2
+    g[G_TRAIL] += 1
+    if n3_before > 0 and g[G_N3] == 0 and g[G_PREEMPTION] != 0:
+        # Preemption counts again: re-check every demanded pair.
+        dp_mem = g[O_DP_MEM]
+        for k in range(m[g[O_DP_SIZE]]):
+            _push(m, g, m[dp_mem + k])
+
+
+@njit(cache=True)
+def unassign(st, m, g, c):
+    """Undo the placement on ``c`` (the last placement not yet undone), step by step backwards."""
+    n_tiles = g[G_TILES]
+    cells = g[O_CELLS]
+    r = cells + c * CELL_STRIDE
+    o = m[r + C_ORI]
+    t = st[g[O_ORI_TILE] + o]
+    nbr = g[O_NBR] + 4 * c
+    cmask = g[O_CMASK]
+    for s in range(3, -1, -1):
+        x = st[nbr + s]
+        if x < 0 or m[cells + x * CELL_STRIDE + C_ORI] >= 0:
+            continue
+        xs = (s + 2) & 3
+        rx = cells + x * CELL_STRIDE
+        known = m[rx + C_KNOWN]
+        if known == 2:
+            _surround(st, m, g, x, -1)
+        elif known == 3:
+            g[G_N3] -= 1
+        m[rx + C_KNOWN] = known - 1
+        # The slots made by this side are exactly the set slots that involve it (a slot is made
+        # when its second side becomes known, and later sides are undone first).
+        if g[G_OPPOSITE] != 0:
+            _drop_slot(m, g, x, 4 + (xs & 1))
+        _drop_slot(m, g, x, xs)
+        _drop_slot(m, g, x, (xs + 3) & 3)
+        m[rx + C_SIDE + xs] = -1
+        g[cmask + 2 * x] &= ~(np.int64(0xFF) << (8 * xs))
+        g[cmask + 2 * x + 1] &= ~(np.int64(0xFF) << (8 * xs))
+        _reclassify(m, g, x)
+    for k in range(N_SLOTS - 1, -1, -1):
+        if m[r + C_DINS + k] != 0:
+            _enter_demand(m, g, c, m[r + C_DPAIR + k])
+    known = m[r + C_KNOWN]
+    if known >= 2:
+        _surround(st, m, g, c, 1)
+    if known >= 3:
+        g[G_N3] += 1
+    tile = g[O_TILES] + t * TILE_STRIDE
+    tag = m[tile + T_TAG]
+    pairs = g[O_TILE_PAIRS] + 6 * t
+    nb_pre = g[O_NB_PRE]
+    for k in range(st[g[O_TILE_NPAIRS] + t] - 1, -1, -1):
+        p = st[pairs + k]
+        ss.insert(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], n_tiles, p, t)
+        if tag >= 0 and tag != p:
+            m[nb_pre + p] += 1
+    m[r + C_ORI] = -1
+    m[tile + T_CELL] = -1
+    g[G_EMPTY] += 1
+    _reclassify(m, g, c)
+
+
+@njit(cache=True)
+def _tag(st, m, g, t, p):
+    m[g[O_TILES] + t * TILE_STRIDE + T_TAG] = p
+    pairs = g[O_TILE_PAIRS] + 6 * t
+    for k in range(st[g[O_TILE_NPAIRS] + t]):
+        q = st[pairs + k]
+        if q != p:
+            m[g[O_NB_PRE] + q] += 1
+            if m[g[O_DEM_SIZE] + q] > 0:
+                _push(m, g, q)
+    m[g[O_TRAIL] + g[G_TRAIL]] = t * 2 + 1
+    g[G_TRAIL] += 1
+    g[G_PREEMPTED] += 1
+
+
+@njit(cache=True)
+def _untag(st, m, g, t):
+    tile = g[O_TILES] + t * TILE_STRIDE
+    p = m[tile + T_TAG]
+    pairs = g[O_TILE_PAIRS] + 6 * t
+    for k in range(st[g[O_TILE_NPAIRS] + t]):
+        q = st[pairs + k]
+        if q != p:
+            m[g[O_NB_PRE] + q] -= 1
+    m[tile + T_TAG] = -1
+
+
+@njit(cache=True)
+def undo_to(st, m, g, mark):
+    """Undo every placement and tag made since the trail was at ``mark``."""
+    trail = g[O_TRAIL]
+    while g[G_TRAIL] > mark:
+        g[G_TRAIL] -= 1
+        entry = m[trail + g[G_TRAIL]]
+        if entry & 1:
+            _untag(st, m, g, entry >> 1)
+        else:
+            unassign(st, m, g, entry >> 1)
+
+
+# ---------------------------------------------------------------------------------- rules
+@njit(cache=True)
+def _fail(g, kind, who):
+    g[G_FAIL_KIND] = kind
+    g[G_FAIL_WHO] = who
+    return False
+
+
+@njit(cache=True)
+def propagate(st, m, g):
+    """Check the queued pairs (and those their consequences queue) until none is left; False on
+    a contradiction, with ``G_FAIL_KIND`` / ``G_FAIL_WHO`` saying where it was found."""
+    n_cells = g[G_CELLS]
+    n_tiles = g[G_TILES]
+    contradiction = g[G_CONTRADICTION] != 0
+    instantiation = g[G_INSTANTIATION] != 0
+    preemption = g[G_PREEMPTION] != 0
+    off_mem = g[O_OFF_MEM]
+    off_size = g[O_OFF_SIZE]
+    dem_mem = g[O_DEM_MEM]
+    dem_size = g[O_DEM_SIZE]
+    nb_pre = g[O_NB_PRE]
+    tiles = g[O_TILES]
+    queue = g[O_QUEUE]
+    qflag = g[O_QFLAG]
+    ok = True
+    while g[G_QTOP] > 0:
+        g[G_QTOP] -= 1
+        p = m[queue + g[G_QTOP]]
+        m[qflag + p] = 0
+        d = m[dem_size + p]
+        tags = preemption and g[G_N3] == 0
+        avail = m[off_size + p] - m[nb_pre + p] if tags else m[off_size + p]
+        if avail < d:
+            if contradiction:
+                ok = _fail(g, F_PAIR, p)
+                break
+            continue
+        if d == 0 or avail != d:
+            continue
+        if d == 1 and instantiation:
+            c = ss.member(m, dem_mem, n_cells, p, 0)
+            t = -1
+            for k in range(m[off_size + p]):
+                u = ss.member(m, off_mem, n_tiles, p, k)
+                tag = m[tiles + u * TILE_STRIDE + T_TAG]
+                if not tags or tag < 0 or tag == p:
+                    t = u
+                    break
+            found = -1
+            n_fit = 0
+            for o in range(st[g[O_TILE_ORI] + t], st[g[O_TILE_ORI] + t + 1]):
+                if fits(g, c, o):
+                    found = o
+                    n_fit += 1
+            if n_fit == 0:
+                ok = _fail(g, F_CELL, c)
+                break
+            if n_fit == 1:
+                assign(st, m, g, c, found)
+                g[G_PROPAGATED] += 1
+                continue
+        if tags:
+            for k in range(m[off_size + p]):
+                u = ss.member(m, off_mem, n_tiles, p, k)
+                if m[tiles + u * TILE_STRIDE + T_TAG] < 0:
+                    _tag(st, m, g, u, p)
+    if not ok:
+        while g[G_QTOP] > 0:
+            g[G_QTOP] -= 1
+            m[qflag + m[queue + g[G_QTOP]]] = 0
+    return ok
+
+
+@njit(cache=True)
+def candidates(st, m, g, c, cand, base):
+    """Write the orientations that may go on cell ``c`` to ``m[cand + base:]``; return the end.
+
+    They come from the smallest Offer set among the pairs ``c`` demands (each candidate is then
+    checked against all its known sides and the frame), skipping tiles preempted by a pair ``c``
+    does not demand; a cell that demands nothing (only with opposite pairs off) scans every
+    unplaced tile."""
+    n_tiles = g[G_TILES]
+    preemption = g[G_PREEMPTION] != 0
+    r = g[O_CELLS] + c * CELL_STRIDE
+    off_size = g[O_OFF_SIZE]
+    tiles = g[O_TILES]
+    tile_ori = g[O_TILE_ORI]
+    best = -1
+    best_size = n_tiles + 1
+    for k in range(N_SLOTS):
+        q = m[r + C_DPAIR + k]
+        if q >= 0 and m[off_size + q] < best_size:
+            best = q
+            best_size = m[off_size + q]
+    end = base
+    count = best_size if best >= 0 else n_tiles
+    for k in range(count):
+        if best >= 0:
+            t = ss.member(m, g[O_OFF_MEM], n_tiles, best, k)
+        else:
+            t = k
+            if m[tiles + t * TILE_STRIDE + T_CELL] >= 0:
+                continue
+        tag = m[tiles + t * TILE_STRIDE + T_TAG]
+        if preemption and tag >= 0:
+            demanded = False
+            for j in range(N_SLOTS):
+                if m[r + C_DPAIR + j] == tag:
+                    demanded = True
+            if not demanded:
+                continue
+        for o in range(st[tile_ori + t], st[tile_ori + t + 1]):
+            if fits(g, c, o):
+                m[cand + end] = o
+                end += 1
+    return end
+
+
+@njit(cache=True, _nrt=False)
+def init_state(st, m, g):
+    """The empty board: every tile offered, every frame side known (grey), the corner cells
+    demanding their grey pairs, pattern classes set (sections zeroed, families initialised)."""
+    n_values = g[G_VALUES]
+    n_cells = g[G_CELLS]
+    n_tiles = g[G_TILES]
+    cells = g[O_CELLS]
+    cmask = g[O_CMASK]
+    for t in range(n_tiles):
+        tile = g[O_TILES] + t * TILE_STRIDE
+        m[tile + T_TAG] = -1
+        m[tile + T_CELL] = -1
+        for k in range(st[g[O_TILE_NPAIRS] + t]):
+            ss.insert(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], n_tiles,
+                      st[g[O_TILE_PAIRS] + 6 * t + k], t)
+    for c in range(n_cells):
+        r = cells + c * CELL_STRIDE
+        m[r + C_ORI] = -1
+        mask = np.int64(0)
+        val = np.int64(0)
+        for s in range(4):
+            m[r + C_SIDE + s] = -1
+            if st[g[O_NBR] + 4 * c + s] < 0:
+                m[r + C_SIDE + s] = 0
+                m[r + C_KNOWN] += 1
+                mask |= np.int64(0xFF) << (8 * s)
+                val |= np.int64(1) << (FRAME_SHIFT + s)
+        g[cmask + 2 * c] = mask | FRAME_MASK
+        g[cmask + 2 * c + 1] = val
+        for k in range(N_SLOTS):
+            m[r + C_DPAIR + k] = -1
+        for s in range(4):
+            a = m[r + C_SIDE + s]
+            b = m[r + C_SIDE + ((s + 1) & 3)]
+            if a >= 0 and b >= 0:
+                _add_demand(m, g, c, s, a * n_values + b)
+        if m[r + C_KNOWN] >= 3:
+            g[G_N3] += 1
+    for c in range(n_cells):
+        if m[cells + c * CELL_STRIDE + C_KNOWN] >= 2:
+            for s in range(4):
+                x = st[g[O_NBR] + 4 * c + s]
+                if x >= 0:
+                    m[cells + x * CELL_STRIDE + C_SURR] += 1
+    for c in range(n_cells):
+        _reclassify(m, g, c)
+    g[G_EMPTY] = n_cells
+    # Nothing is checked before the first placement: empty the queue.
+    while g[G_QTOP] > 0:
+        g[G_QTOP] -= 1
+        m[g[O_QFLAG] + m[g[O_QUEUE] + g[G_QTOP]]] = 0
