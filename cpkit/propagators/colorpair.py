@@ -54,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from . import sparse_set as ss
+from .sparse_set import ix
 
 # ---------------------------------------------------------------------------------- g header
 # Configuration.
@@ -199,12 +200,15 @@ def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
 
 
 # ---------------------------------------------------------------------------------- helpers
+# Offsets are read into locals once per function: a local is a value, while ``g[O_X]`` would be
+# reloaded after every store into ``m`` (the compiler cannot tell the arrays apart).
+
 @njit(cache=True, inline="always")
 def _push(m, g, p):
     qflag = g[O_QFLAG]
-    if m[qflag + p] == 0:
-        m[qflag + p] = 1
-        m[g[O_QUEUE] + g[G_QTOP]] = p
+    if m[ix(qflag + p)] == 0:
+        m[ix(qflag + p)] = 1
+        m[ix(g[O_QUEUE] + g[G_QTOP])] = p
         g[G_QTOP] += 1
 
 
@@ -212,9 +216,9 @@ def _push(m, g, p):
 def _reclassify(m, g, c):
     r = g[O_CELLS] + c * CELL_STRIDE
     new = 0
-    if m[r + C_ORI] < 0:
-        known = m[r + C_KNOWN]
-        surr = m[r + C_SURR]
+    if m[ix(r + C_ORI)] < 0:
+        known = m[ix(r + C_KNOWN)]
+        surr = m[ix(r + C_SURR)]
         if known == 4:
             new = 1
         elif known == 3:
@@ -223,14 +227,17 @@ def _reclassify(m, g, c):
             new = 3
         elif known == 1 and surr >= 2:
             new = 4
-    old = m[r + C_CLASS]
+    old = m[ix(r + C_CLASS)]
     if new != old:
         n_cells = g[G_CELLS]
+        cls_mem = g[O_CLS_MEM]
+        cls_where = g[O_CLS_WHERE]
+        cls_size = g[O_CLS_SIZE]
         if old > 0:
-            ss.remove(m, g[O_CLS_MEM], g[O_CLS_WHERE], g[O_CLS_SIZE], n_cells, old, c)
+            ss.remove(m, cls_mem, cls_where, cls_size, n_cells, old, c)
         if new > 0:
-            ss.insert(m, g[O_CLS_MEM], g[O_CLS_WHERE], g[O_CLS_SIZE], n_cells, new, c)
-        m[r + C_CLASS] = new
+            ss.insert(m, cls_mem, cls_where, cls_size, n_cells, new, c)
+        m[ix(r + C_CLASS)] = new
 
 
 @njit(cache=True)
@@ -239,46 +246,53 @@ def _surround(st, m, g, c, delta):
     nbr = g[O_NBR] + 4 * c
     cells = g[O_CELLS]
     for s in range(4):
-        x = st[nbr + s]
+        x = st[ix(nbr + s)]
+        if x < 0:
+            continue
         rx = cells + x * CELL_STRIDE
-        if x >= 0 and m[rx + C_ORI] < 0:
-            surr = m[rx + C_SURR] + delta
-            m[rx + C_SURR] = surr
-            # Only classes 3 (two known sides, a surrounded neighbour) and 4 (one known side,
-            # two surrounded neighbours) depend on the count, at these thresholds.
-            known = m[rx + C_KNOWN]
-            old = surr - delta
-            if (known == 2 and (surr == 0 or old == 0)) or \
-                    (known == 1 and (surr == 2 or old == 2) and (surr <= 2 and old <= 2)):
-                _reclassify(m, g, x)
+        if m[ix(rx + C_ORI)] >= 0:
+            continue
+        old = m[ix(rx + C_SURR)]
+        surr = old + delta
+        m[ix(rx + C_SURR)] = surr
+        # Only classes 3 (two known sides and a surrounded neighbour) and 4 (one known side and
+        # two surrounded neighbours) depend on the count, at these thresholds.
+        known = m[ix(rx + C_KNOWN)]
+        if (known == 2 and (surr == 0 or old == 0)) or \
+                (known == 1 and (surr == 2 or old == 2) and surr <= 2 and old <= 2):
+            _reclassify(m, g, x)
 
 
 @njit(cache=True)
 def _add_demand(m, g, c, slot, q):
     r = g[O_CELLS] + c * CELL_STRIDE
     n_cells = g[G_CELLS]
-    m[r + C_DPAIR + slot] = q
-    if ss.contains(m, g[O_DEM_WHERE], g[O_DEM_SIZE], n_cells, q, c):
-        m[r + C_DINS + slot] = 0
+    dem_where = g[O_DEM_WHERE]
+    dem_size = g[O_DEM_SIZE]
+    m[ix(r + C_DPAIR + slot)] = q
+    if ss.contains(m, dem_where, dem_size, n_cells, q, c):
+        m[ix(r + C_DINS + slot)] = 0
         return
-    m[r + C_DINS + slot] = 1
-    ss.insert(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], n_cells, q, c)
-    if m[g[O_DEM_SIZE] + q] == 1:
+    m[ix(r + C_DINS + slot)] = 1
+    ss.insert(m, g[O_DEM_MEM], dem_where, dem_size, n_cells, q, c)
+    if m[ix(dem_size + q)] == 1:
         ss.insert(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], g[G_PAIRS], 0, q)
     _push(m, g, q)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _leave_demand(m, g, c, q):
-    ss.remove(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], g[G_CELLS], q, c)
-    if m[g[O_DEM_SIZE] + q] == 0:
+    dem_size = g[O_DEM_SIZE]
+    ss.remove(m, g[O_DEM_MEM], g[O_DEM_WHERE], dem_size, g[G_CELLS], q, c)
+    if m[ix(dem_size + q)] == 0:
         ss.remove(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], g[G_PAIRS], 0, q)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _enter_demand(m, g, c, q):
-    ss.insert(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], g[G_CELLS], q, c)
-    if m[g[O_DEM_SIZE] + q] == 1:
+    dem_size = g[O_DEM_SIZE]
+    ss.insert(m, g[O_DEM_MEM], g[O_DEM_WHERE], dem_size, g[G_CELLS], q, c)
+    if m[ix(dem_size + q)] == 1:
         ss.insert(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], g[G_PAIRS], 0, q)
 
 
@@ -286,100 +300,106 @@ def _enter_demand(m, g, c, q):
 def _drop_slot(m, g, c, slot):
     """Undo ``_add_demand`` for ``slot`` of ``c`` (if the slot is set)."""
     r = g[O_CELLS] + c * CELL_STRIDE
-    q = m[r + C_DPAIR + slot]
+    q = m[ix(r + C_DPAIR + slot)]
     if q < 0:
         return
-    if m[r + C_DINS + slot] != 0:
+    if m[ix(r + C_DINS + slot)] != 0:
         _leave_demand(m, g, c, q)
-    m[r + C_DPAIR + slot] = -1
-    m[r + C_DINS + slot] = 0
+    m[ix(r + C_DPAIR + slot)] = -1
+    m[ix(r + C_DINS + slot)] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fits(g, c, o):
     """Orientation ``o`` shows the known colours of cell ``c`` and grey exactly to its frame."""
     mask = g[O_CMASK] + 2 * c
-    return (g[g[O_PACKED] + o] & g[mask]) == g[mask + 1]
+    return (g[ix(g[O_PACKED] + o)] & g[ix(mask)]) == g[ix(mask + 1)]
 
 
 # ---------------------------------------------------------------------------------- assign
 @njit(cache=True)
 def assign(st, m, g, c, o):
-    """Place orientation ``o`` on empty cell ``c``; the pairs whose sets changed are queued."""
+    """Place orientation ``o`` on empty cell ``c``; the pairs whose rules may now fire are
+    queued."""
     n_values = g[G_VALUES]
     n_tiles = g[G_TILES]
     cells = g[O_CELLS]
+    off_mem = g[O_OFF_MEM]
+    off_where = g[O_OFF_WHERE]
+    off_size = g[O_OFF_SIZE]
+    dem_size = g[O_DEM_SIZE]
+    nb_pre = g[O_NB_PRE]
+    cmask = g[O_CMASK]
     r = cells + c * CELL_STRIDE
-    t = st[g[O_ORI_TILE] + o]
+    t = st[ix(g[O_ORI_TILE] + o)]
     n3_before = g[G_N3]
-    m[r + C_ORI] = o
+    m[ix(r + C_ORI)] = o
     tile = g[O_TILES] + t * TILE_STRIDE
-    m[tile + T_CELL] = c
+    m[ix(tile + T_CELL)] = c
     g[G_EMPTY] -= 1
     # The tile leaves its Offer sets.
-    tag = m[tile + T_TAG]
+    tag = m[ix(tile + T_TAG)]
     pairs = g[O_TILE_PAIRS] + 6 * t
-    nb_pre = g[O_NB_PRE]
-    dem_size = g[O_DEM_SIZE]
-    for k in range(st[g[O_TILE_NPAIRS] + t]):
-        p = st[pairs + k]
-        ss.remove(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], n_tiles, p, t)
+    for k in range(st[ix(g[O_TILE_NPAIRS] + t)]):
+        p = st[ix(pairs + k)]
+        ss.remove(m, off_mem, off_where, off_size, n_tiles, p, t)
         if tag >= 0 and tag != p:
-            m[nb_pre + p] -= 1
-        if m[dem_size + p] > 0:
-            # A pair nobody demands has no rule to fire.
+            m[ix(nb_pre + p)] -= 1
+        if m[ix(dem_size + p)] > 0:
+            # (a pair nobody demands has no rule to fire)
             _push(m, g, p)
     # The cell leaves its Demand sets and the pattern bookkeeping.
-    known = m[r + C_KNOWN]
+    known = m[ix(r + C_KNOWN)]
     if known >= 3:
         g[G_N3] -= 1
     if known >= 2:
         _surround(st, m, g, c, -1)
     for k in range(N_SLOTS):
-        if m[r + C_DINS + k] != 0:
-            _leave_demand(m, g, c, m[r + C_DPAIR + k])
+        if m[ix(r + C_DINS + k)] != 0:
+            _leave_demand(m, g, c, m[ix(r + C_DPAIR + k)])
     _reclassify(m, g, c)
     # Each empty neighbour learns the colour of its side facing c.
     nbr = g[O_NBR] + 4 * c
     cols = g[O_ORI_COL] + 4 * o
-    cmask = g[O_CMASK]
     for s in range(4):
-        x = st[nbr + s]
-        if x < 0 or m[cells + x * CELL_STRIDE + C_ORI] >= 0:
+        x = st[ix(nbr + s)]
+        if x < 0:
             continue
-        colour = st[cols + s]
-        xs = (s + 2) & 3
         rx = cells + x * CELL_STRIDE
-        m[rx + C_SIDE + xs] = colour
-        g[cmask + 2 * x] |= np.int64(0xFF) << (8 * xs)
-        g[cmask + 2 * x + 1] |= np.int64(colour) << (8 * xs)
+        if m[ix(rx + C_ORI)] >= 0:
+            continue
+        colour = st[ix(cols + s)]
+        xs = (s + 2) & 3
+        m[ix(rx + C_SIDE + xs)] = colour
+        g[ix(cmask + 2 * x)] |= np.int64(0xFF) << (8 * xs)
+        g[ix(cmask + 2 * x + 1)] |= np.int64(colour) << (8 * xs)
         prev = (xs + 3) & 3
-        before = m[rx + C_SIDE + prev]
+        before = m[ix(rx + C_SIDE + prev)]
         if before >= 0:
             _add_demand(m, g, x, prev, before * n_values + colour)
-        after = m[rx + C_SIDE + ((xs + 1) & 3)]
+        after = m[ix(rx + C_SIDE + ((xs + 1) & 3))]
         if after >= 0:
             _add_demand(m, g, x, xs, colour * n_values + after)
         if g[G_OPPOSITE] != 0:
-            facing = m[rx + C_SIDE + ((xs + 2) & 3)]
+            facing = m[ix(rx + C_SIDE + ((xs + 2) & 3))]
             if facing >= 0:
                 lo = min(facing, colour)
                 hi = max(facing, colour)
                 _add_demand(m, g, x, 4 + (xs & 1), n_values * n_values + lo * n_values + hi)
-        known = m[rx + C_KNOWN] + 1
-        m[rx + C_KNOWN] = known
+        known = m[ix(rx + C_KNOWN)] + 1
+        m[ix(rx + C_KNOWN)] = known
         if known == 3:
             g[G_N3] += 1
         elif known == 2:
             _surround(st, m, g, x, 1)
         _reclassify(m, g, x)
-    m[g[O_TRAIL] + g[G_TRAIL]] = c * 2
+    m[ix(g[O_TRAIL] + g[G_TRAIL])] = c * 2
     g[G_TRAIL] += 1
     if n3_before > 0 and g[G_N3] == 0 and g[G_PREEMPTION] != 0:
         # Preemption counts again: re-check every demanded pair.
         dp_mem = g[O_DP_MEM]
-        for k in range(m[g[O_DP_SIZE]]):
-            _push(m, g, m[dp_mem + k])
+        for k in range(m[ix(g[O_DP_SIZE])]):
+            _push(m, g, m[ix(dp_mem + k)])
 
 
 @njit(cache=True)
@@ -387,67 +407,74 @@ def unassign(st, m, g, c):
     """Undo the placement on ``c`` (the last placement not yet undone), step by step backwards."""
     n_tiles = g[G_TILES]
     cells = g[O_CELLS]
-    r = cells + c * CELL_STRIDE
-    o = m[r + C_ORI]
-    t = st[g[O_ORI_TILE] + o]
-    nbr = g[O_NBR] + 4 * c
     cmask = g[O_CMASK]
+    r = cells + c * CELL_STRIDE
+    o = m[ix(r + C_ORI)]
+    t = st[ix(g[O_ORI_TILE] + o)]
+    nbr = g[O_NBR] + 4 * c
     for s in range(3, -1, -1):
-        x = st[nbr + s]
-        if x < 0 or m[cells + x * CELL_STRIDE + C_ORI] >= 0:
+        x = st[ix(nbr + s)]
+        if x < 0:
+            continue
+        rx = cells + x * CELL_STRIDE
+        if m[ix(rx + C_ORI)] >= 0:
             continue
         xs = (s + 2) & 3
-        rx = cells + x * CELL_STRIDE
-        known = m[rx + C_KNOWN]
+        known = m[ix(rx + C_KNOWN)]
         if known == 2:
             _surround(st, m, g, x, -1)
         elif known == 3:
             g[G_N3] -= 1
-        m[rx + C_KNOWN] = known - 1
+        m[ix(rx + C_KNOWN)] = known - 1
         # The slots made by this side are exactly the set slots that involve it (a slot is made
         # when its second side becomes known, and later sides are undone first).
         if g[G_OPPOSITE] != 0:
             _drop_slot(m, g, x, 4 + (xs & 1))
         _drop_slot(m, g, x, xs)
         _drop_slot(m, g, x, (xs + 3) & 3)
-        m[rx + C_SIDE + xs] = -1
-        g[cmask + 2 * x] &= ~(np.int64(0xFF) << (8 * xs))
-        g[cmask + 2 * x + 1] &= ~(np.int64(0xFF) << (8 * xs))
+        m[ix(rx + C_SIDE + xs)] = -1
+        g[ix(cmask + 2 * x)] &= ~(np.int64(0xFF) << (8 * xs))
+        g[ix(cmask + 2 * x + 1)] &= ~(np.int64(0xFF) << (8 * xs))
         _reclassify(m, g, x)
     for k in range(N_SLOTS - 1, -1, -1):
-        if m[r + C_DINS + k] != 0:
-            _enter_demand(m, g, c, m[r + C_DPAIR + k])
-    known = m[r + C_KNOWN]
+        if m[ix(r + C_DINS + k)] != 0:
+            _enter_demand(m, g, c, m[ix(r + C_DPAIR + k)])
+    known = m[ix(r + C_KNOWN)]
     if known >= 2:
         _surround(st, m, g, c, 1)
     if known >= 3:
         g[G_N3] += 1
     tile = g[O_TILES] + t * TILE_STRIDE
-    tag = m[tile + T_TAG]
+    tag = m[ix(tile + T_TAG)]
     pairs = g[O_TILE_PAIRS] + 6 * t
     nb_pre = g[O_NB_PRE]
-    for k in range(st[g[O_TILE_NPAIRS] + t] - 1, -1, -1):
-        p = st[pairs + k]
-        ss.insert(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], n_tiles, p, t)
+    off_mem = g[O_OFF_MEM]
+    off_where = g[O_OFF_WHERE]
+    off_size = g[O_OFF_SIZE]
+    for k in range(st[ix(g[O_TILE_NPAIRS] + t)] - 1, -1, -1):
+        p = st[ix(pairs + k)]
+        ss.insert(m, off_mem, off_where, off_size, n_tiles, p, t)
         if tag >= 0 and tag != p:
-            m[nb_pre + p] += 1
-    m[r + C_ORI] = -1
-    m[tile + T_CELL] = -1
+            m[ix(nb_pre + p)] += 1
+    m[ix(r + C_ORI)] = -1
+    m[ix(tile + T_CELL)] = -1
     g[G_EMPTY] += 1
     _reclassify(m, g, c)
 
 
 @njit(cache=True)
 def _tag(st, m, g, t, p):
-    m[g[O_TILES] + t * TILE_STRIDE + T_TAG] = p
+    m[ix(g[O_TILES] + t * TILE_STRIDE + T_TAG)] = p
     pairs = g[O_TILE_PAIRS] + 6 * t
-    for k in range(st[g[O_TILE_NPAIRS] + t]):
-        q = st[pairs + k]
+    nb_pre = g[O_NB_PRE]
+    dem_size = g[O_DEM_SIZE]
+    for k in range(st[ix(g[O_TILE_NPAIRS] + t)]):
+        q = st[ix(pairs + k)]
         if q != p:
-            m[g[O_NB_PRE] + q] += 1
-            if m[g[O_DEM_SIZE] + q] > 0:
+            m[ix(nb_pre + q)] += 1
+            if m[ix(dem_size + q)] > 0:
                 _push(m, g, q)
-    m[g[O_TRAIL] + g[G_TRAIL]] = t * 2 + 1
+    m[ix(g[O_TRAIL] + g[G_TRAIL])] = t * 2 + 1
     g[G_TRAIL] += 1
     g[G_PREEMPTED] += 1
 
@@ -455,13 +482,14 @@ def _tag(st, m, g, t, p):
 @njit(cache=True)
 def _untag(st, m, g, t):
     tile = g[O_TILES] + t * TILE_STRIDE
-    p = m[tile + T_TAG]
+    p = m[ix(tile + T_TAG)]
     pairs = g[O_TILE_PAIRS] + 6 * t
-    for k in range(st[g[O_TILE_NPAIRS] + t]):
-        q = st[pairs + k]
+    nb_pre = g[O_NB_PRE]
+    for k in range(st[ix(g[O_TILE_NPAIRS] + t)]):
+        q = st[ix(pairs + k)]
         if q != p:
-            m[g[O_NB_PRE] + q] -= 1
-    m[tile + T_TAG] = -1
+            m[ix(nb_pre + q)] -= 1
+    m[ix(tile + T_TAG)] = -1
 
 
 @njit(cache=True)
@@ -470,7 +498,7 @@ def undo_to(st, m, g, mark):
     trail = g[O_TRAIL]
     while g[G_TRAIL] > mark:
         g[G_TRAIL] -= 1
-        entry = m[trail + g[G_TRAIL]]
+        entry = m[ix(trail + g[G_TRAIL])]
         if entry & 1:
             _untag(st, m, g, entry >> 1)
         else:
@@ -478,7 +506,7 @@ def undo_to(st, m, g, mark):
 
 
 # ---------------------------------------------------------------------------------- rules
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _fail(g, kind, who):
     g[G_FAIL_KIND] = kind
     g[G_FAIL_WHO] = who
@@ -500,16 +528,19 @@ def propagate(st, m, g):
     dem_size = g[O_DEM_SIZE]
     nb_pre = g[O_NB_PRE]
     tiles = g[O_TILES]
+    tile_ori = g[O_TILE_ORI]
     queue = g[O_QUEUE]
     qflag = g[O_QFLAG]
     ok = True
     while g[G_QTOP] > 0:
         g[G_QTOP] -= 1
-        p = m[queue + g[G_QTOP]]
-        m[qflag + p] = 0
-        d = m[dem_size + p]
+        p = m[ix(queue + g[G_QTOP])]
+        m[ix(qflag + p)] = 0
+        d = m[ix(dem_size + p)]
         tags = preemption and g[G_N3] == 0
-        avail = m[off_size + p] - m[nb_pre + p] if tags else m[off_size + p]
+        avail = m[ix(off_size + p)]
+        if tags:
+            avail -= m[ix(nb_pre + p)]
         if avail < d:
             if contradiction:
                 ok = _fail(g, F_PAIR, p)
@@ -520,15 +551,15 @@ def propagate(st, m, g):
         if d == 1 and instantiation:
             c = ss.member(m, dem_mem, n_cells, p, 0)
             t = -1
-            for k in range(m[off_size + p]):
+            for k in range(m[ix(off_size + p)]):
                 u = ss.member(m, off_mem, n_tiles, p, k)
-                tag = m[tiles + u * TILE_STRIDE + T_TAG]
+                tag = m[ix(tiles + u * TILE_STRIDE + T_TAG)]
                 if not tags or tag < 0 or tag == p:
                     t = u
                     break
             found = -1
             n_fit = 0
-            for o in range(st[g[O_TILE_ORI] + t], st[g[O_TILE_ORI] + t + 1]):
+            for o in range(st[ix(tile_ori + t)], st[ix(tile_ori + t + 1)]):
                 if fits(g, c, o):
                     found = o
                     n_fit += 1
@@ -540,14 +571,14 @@ def propagate(st, m, g):
                 g[G_PROPAGATED] += 1
                 continue
         if tags:
-            for k in range(m[off_size + p]):
+            for k in range(m[ix(off_size + p)]):
                 u = ss.member(m, off_mem, n_tiles, p, k)
-                if m[tiles + u * TILE_STRIDE + T_TAG] < 0:
+                if m[ix(tiles + u * TILE_STRIDE + T_TAG)] < 0:
                     _tag(st, m, g, u, p)
     if not ok:
         while g[G_QTOP] > 0:
             g[G_QTOP] -= 1
-            m[qflag + m[queue + g[G_QTOP]]] = 0
+            m[ix(qflag + m[ix(queue + g[G_QTOP])])] = 0
     return ok
 
 
@@ -562,36 +593,37 @@ def candidates(st, m, g, c, cand, base):
     n_tiles = g[G_TILES]
     preemption = g[G_PREEMPTION] != 0
     r = g[O_CELLS] + c * CELL_STRIDE
+    off_mem = g[O_OFF_MEM]
     off_size = g[O_OFF_SIZE]
     tiles = g[O_TILES]
     tile_ori = g[O_TILE_ORI]
     best = -1
     best_size = n_tiles + 1
     for k in range(N_SLOTS):
-        q = m[r + C_DPAIR + k]
-        if q >= 0 and m[off_size + q] < best_size:
+        q = m[ix(r + C_DPAIR + k)]
+        if q >= 0 and m[ix(off_size + q)] < best_size:
             best = q
-            best_size = m[off_size + q]
+            best_size = m[ix(off_size + q)]
     end = base
     count = best_size if best >= 0 else n_tiles
     for k in range(count):
         if best >= 0:
-            t = ss.member(m, g[O_OFF_MEM], n_tiles, best, k)
+            t = ss.member(m, off_mem, n_tiles, best, k)
         else:
             t = k
-            if m[tiles + t * TILE_STRIDE + T_CELL] >= 0:
+            if m[ix(tiles + t * TILE_STRIDE + T_CELL)] >= 0:
                 continue
-        tag = m[tiles + t * TILE_STRIDE + T_TAG]
+        tag = m[ix(tiles + t * TILE_STRIDE + T_TAG)]
         if preemption and tag >= 0:
             demanded = False
             for j in range(N_SLOTS):
-                if m[r + C_DPAIR + j] == tag:
+                if m[ix(r + C_DPAIR + j)] == tag:
                     demanded = True
             if not demanded:
                 continue
-        for o in range(st[tile_ori + t], st[tile_ori + t + 1]):
+        for o in range(st[ix(tile_ori + t)], st[ix(tile_ori + t + 1)]):
             if fits(g, c, o):
-                m[cand + end] = o
+                m[ix(cand + end)] = o
                 end += 1
     return end
 
@@ -605,46 +637,47 @@ def init_state(st, m, g):
     n_tiles = g[G_TILES]
     cells = g[O_CELLS]
     cmask = g[O_CMASK]
+    nbr = g[O_NBR]
     for t in range(n_tiles):
         tile = g[O_TILES] + t * TILE_STRIDE
-        m[tile + T_TAG] = -1
-        m[tile + T_CELL] = -1
-        for k in range(st[g[O_TILE_NPAIRS] + t]):
+        m[ix(tile + T_TAG)] = -1
+        m[ix(tile + T_CELL)] = -1
+        for k in range(st[ix(g[O_TILE_NPAIRS] + t)]):
             ss.insert(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], n_tiles,
-                      st[g[O_TILE_PAIRS] + 6 * t + k], t)
+                      st[ix(g[O_TILE_PAIRS] + 6 * t + k)], t)
     for c in range(n_cells):
         r = cells + c * CELL_STRIDE
-        m[r + C_ORI] = -1
+        m[ix(r + C_ORI)] = -1
         mask = np.int64(0)
         val = np.int64(0)
         for s in range(4):
-            m[r + C_SIDE + s] = -1
-            if st[g[O_NBR] + 4 * c + s] < 0:
-                m[r + C_SIDE + s] = 0
-                m[r + C_KNOWN] += 1
+            m[ix(r + C_SIDE + s)] = -1
+            if st[ix(nbr + 4 * c + s)] < 0:
+                m[ix(r + C_SIDE + s)] = 0
+                m[ix(r + C_KNOWN)] += 1
                 mask |= np.int64(0xFF) << (8 * s)
                 val |= np.int64(1) << (FRAME_SHIFT + s)
-        g[cmask + 2 * c] = mask | FRAME_MASK
-        g[cmask + 2 * c + 1] = val
+        g[ix(cmask + 2 * c)] = mask | FRAME_MASK
+        g[ix(cmask + 2 * c + 1)] = val
         for k in range(N_SLOTS):
-            m[r + C_DPAIR + k] = -1
+            m[ix(r + C_DPAIR + k)] = -1
         for s in range(4):
-            a = m[r + C_SIDE + s]
-            b = m[r + C_SIDE + ((s + 1) & 3)]
+            a = m[ix(r + C_SIDE + s)]
+            b = m[ix(r + C_SIDE + ((s + 1) & 3))]
             if a >= 0 and b >= 0:
                 _add_demand(m, g, c, s, a * n_values + b)
-        if m[r + C_KNOWN] >= 3:
+        if m[ix(r + C_KNOWN)] >= 3:
             g[G_N3] += 1
     for c in range(n_cells):
-        if m[cells + c * CELL_STRIDE + C_KNOWN] >= 2:
+        if m[ix(cells + c * CELL_STRIDE + C_KNOWN)] >= 2:
             for s in range(4):
-                x = st[g[O_NBR] + 4 * c + s]
+                x = st[ix(nbr + 4 * c + s)]
                 if x >= 0:
-                    m[cells + x * CELL_STRIDE + C_SURR] += 1
+                    m[ix(cells + x * CELL_STRIDE + C_SURR)] += 1
     for c in range(n_cells):
         _reclassify(m, g, c)
     g[G_EMPTY] = n_cells
     # Nothing is checked before the first placement: empty the queue.
     while g[G_QTOP] > 0:
         g[G_QTOP] -= 1
-        m[g[O_QFLAG] + m[g[O_QUEUE] + g[G_QTOP]]] = 0
+        m[ix(g[O_QFLAG] + m[ix(g[O_QUEUE] + g[G_QTOP])])] = 0

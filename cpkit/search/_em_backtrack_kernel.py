@@ -22,6 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..propagators.sparse_set import ix
+
 # Program counter values kept in the state vector.
 PC_ENTER = 0
 PC_TRY = 1
@@ -82,7 +84,7 @@ def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, count
                 counters[CT_SOLUTIONS] += 1
                 if store:
                     for d in range(n_cells):
-                        sol_buf[nbuf, d] = dep[d * DEP_STRIDE + D_PLACED]
+                        sol_buf[nbuf, d] = dep[ix(d * DEP_STRIDE + D_PLACED)]
                 nbuf += 1
                 pc = PC_LEAVE
                 if nbuf >= max_in_buf:
@@ -93,51 +95,51 @@ def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, count
                 status = BUDGET_SPENT
                 break
             r = depth * DEP_STRIDE
-            w = dep[r + D_WEST]
-            s = dep[r + D_SOUTH]
-            west = dep[w * DEP_STRIDE + D_EAST] if w >= 0 else 0
-            south = dep[s * DEP_STRIDE + D_NORTH] if s >= 0 else 0
-            o = dep[r + D_FORCED]
+            w = dep[ix(r + D_WEST)]
+            s = dep[ix(r + D_SOUTH)]
+            west = dep[ix(w * DEP_STRIDE + D_EAST)] if w >= 0 else 0
+            south = dep[ix(s * DEP_STRIDE + D_NORTH)] if s >= 0 else 0
+            o = dep[ix(r + D_FORCED)]
             if o >= 0:
                 # A hinted cell: its own orientation, if it belongs to this cell's list.
                 q = o * ORI_STRIDE
-                fits = ori[q + O_COL + 3] == west and ori[q + O_COL + 2] == south and \
-                    ori[q + O_FRAME] * n_values * n_values == dep[r + D_KEY_BASE]
-                dep[r + D_PTR] = 0
-                dep[r + D_END] = 1 if fits else 0
+                fits = ori[ix(q + O_COL + 3)] == west and ori[ix(q + O_COL + 2)] == south and \
+                    ori[ix(q + O_FRAME)] * n_values * n_values == dep[ix(r + D_KEY_BASE)]
+                dep[ix(r + D_PTR)] = 0
+                dep[ix(r + D_END)] = 1 if fits else 0
             else:
-                key = dep[r + D_KEY_BASE] + west * n_values + south
-                dep[r + D_PTR] = list_start[key]
-                dep[r + D_END] = list_start[key + 1]
+                key = dep[ix(r + D_KEY_BASE)] + west * n_values + south
+                dep[ix(r + D_PTR)] = list_start[ix(key)]
+                dep[ix(r + D_END)] = list_start[ix(key + 1)]
             pc = PC_TRY
         elif pc == PC_TRY:
             r = depth * DEP_STRIDE
-            p = dep[r + D_PTR]
-            e = dep[r + D_END]
-            o = dep[r + D_FORCED]
+            p = dep[ix(r + D_PTR)]
+            e = dep[ix(r + D_END)]
+            o = dep[ix(r + D_FORCED)]
             if o >= 0:
                 if p >= e:
                     pc = PC_LEAVE
                     continue
-                dep[r + D_PTR] = p + 1
+                dep[ix(r + D_PTR)] = p + 1
             else:
                 while p < e:
-                    o = list_ori[p]
+                    o = list_ori[ix(p)]
                     p += 1
-                    if used[ori[o * ORI_STRIDE + O_TILE]] == 0:
+                    if used[ix(ori[ix(o * ORI_STRIDE + O_TILE)])] == 0:
                         break
                     o = -1
-                dep[r + D_PTR] = p
+                dep[ix(r + D_PTR)] = p
                 if o < 0:
                     pc = PC_LEAVE
                     continue
-                used[ori[o * ORI_STRIDE + O_TILE]] = 1
+                used[ix(ori[ix(o * ORI_STRIDE + O_TILE)])] = 1
                 nodes += 1
                 budget -= 1
             q = o * ORI_STRIDE
-            dep[r + D_PLACED] = o
-            dep[r + D_EAST] = ori[q + O_COL + 1]
-            dep[r + D_NORTH] = ori[q + O_COL]
+            dep[ix(r + D_PLACED)] = o
+            dep[ix(r + D_EAST)] = ori[ix(q + O_COL + 1)]
+            dep[ix(r + D_NORTH)] = ori[ix(q + O_COL)]
             depth += 1
             pc = PC_ENTER
         else:
@@ -146,8 +148,8 @@ def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, count
                 break
             depth -= 1
             r = depth * DEP_STRIDE
-            if dep[r + D_FORCED] < 0:
-                used[ori[dep[r + D_PLACED] * ORI_STRIDE + O_TILE]] = 0
+            if dep[ix(r + D_FORCED)] < 0:
+                used[ix(ori[ix(dep[ix(r + D_PLACED)] * ORI_STRIDE + O_TILE)])] = 0
             pc = PC_TRY
     counters[CT_NODES] = nodes
     state[ST_DEPTH] = depth

@@ -31,6 +31,7 @@ from numba import njit
 
 from ..propagators import colorpair as cp
 from ..propagators import sparse_set as ss
+from ..propagators.sparse_set import ix
 
 # Program counter values.
 PC_ROOT = 0
@@ -86,20 +87,23 @@ def expected_offer(st, m, g, p):
     """E(|Offer(p)|); costs ``|Offer(p)|`` times the tile's pairs (at most 6)."""
     n_tiles = g[cp.G_TILES]
     tags = g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0
+    off_mem = g[cp.O_OFF_MEM]
     off_size = g[cp.O_OFF_SIZE]
     dem_size = g[cp.O_DEM_SIZE]
+    tiles = g[cp.O_TILES]
+    tile_pairs = g[cp.O_TILE_PAIRS]
+    tile_npairs = g[cp.O_TILE_NPAIRS]
     total = 0.0
-    for k in range(m[off_size + p]):
-        t = ss.member(m, g[cp.O_OFF_MEM], n_tiles, p, k)
-        tag = m[g[cp.O_TILES] + t * cp.TILE_STRIDE + cp.T_TAG]
+    for k in range(m[ix(off_size + p)]):
+        t = ss.member(m, off_mem, n_tiles, p, k)
+        tag = m[ix(tiles + t * cp.TILE_STRIDE + cp.T_TAG)]
         if tags and tag >= 0 and tag != p:
             continue
         prob = 1.0
-        pairs = g[cp.O_TILE_PAIRS] + 6 * t
-        for j in range(st[g[cp.O_TILE_NPAIRS] + t]):
-            q = st[pairs + j]
-            if q != p and m[dem_size + q] > 0:
-                prob *= max(0.0, 1.0 - m[dem_size + q] / m[off_size + q])
+        for j in range(st[ix(tile_npairs + t)]):
+            q = st[ix(tile_pairs + 6 * t + j)]
+            if q != p and m[ix(dem_size + q)] > 0:
+                prob *= max(0.0, 1.0 - m[ix(dem_size + q)] / m[ix(off_size + q)])
         total += prob
     return total
 
@@ -109,35 +113,41 @@ def choose_cell(st, m, g):
     """The cell to branch on (see the module docstring), or -1 if no cell demands anything."""
     n_cells = g[cp.G_CELLS]
     cells = g[cp.O_CELLS]
+    cls_size = g[cp.O_CLS_SIZE]
     for k in range(1, 5):
-        if m[g[cp.O_CLS_SIZE] + k] > 0:
-            g[G_PATTERN + k - 1] += 1
+        if m[ix(cls_size + k)] > 0:
+            g[ix(G_PATTERN + k - 1)] += 1
             c = ss.member(m, g[cp.O_CLS_MEM], n_cells, k, 0)
             if k < 4:
                 return c
+            nbr = g[cp.O_NBR] + 4 * c
             for s in range(4):
-                x = st[g[cp.O_NBR] + 4 * c + s]
-                if x >= 0 and m[cells + x * cp.CELL_STRIDE + cp.C_ORI] < 0 and \
-                        m[cells + x * cp.CELL_STRIDE + cp.C_KNOWN] >= 2:
+                x = st[ix(nbr + s)]
+                if x >= 0 and m[ix(cells + x * cp.CELL_STRIDE + cp.C_ORI)] < 0 and \
+                        m[ix(cells + x * cp.CELL_STRIDE + cp.C_KNOWN)] >= 2:
                     return x
     heuristic = g[cp.G_HEURISTIC]
     tags = g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0
     off_size = g[cp.O_OFF_SIZE]
     dem_size = g[cp.O_DEM_SIZE]
+    nb_pre = g[cp.O_NB_PRE]
+    dp_mem = g[cp.O_DP_MEM]
     best = -1
     best_score = np.inf
-    for k in range(m[g[cp.O_DP_SIZE]]):
-        p = m[g[cp.O_DP_MEM] + k]
+    for k in range(m[ix(g[cp.O_DP_SIZE])]):
+        p = m[ix(dp_mem + k)]
         if heuristic == H_MIN_OFFER:
-            score = float(m[off_size + p] - m[g[cp.O_NB_PRE] + p] if tags else m[off_size + p])
+            score = float(m[ix(off_size + p)])
+            if tags:
+                score -= m[ix(nb_pre + p)]
         else:
             e = expected_offer(st, m, g, p)
             if heuristic == H_MIN_EXPECTED_OFFER:
                 score = e
             elif heuristic == H_MIN_EXPECTED_GAP:
-                score = e - m[dem_size + p]
+                score = e - m[ix(dem_size + p)]
             else:
-                score = e / m[dem_size + p]
+                score = e / m[ix(dem_size + p)]
         if score < best_score:
             best_score = score
             best = p
@@ -164,7 +174,7 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
     while True:
         if pc == PC_ROOT:
             for k in range(g[G_N_ROOT]):
-                cp.assign(st, m, g, m[g[O_ROOT] + 2 * k], m[g[O_ROOT] + 2 * k + 1])
+                cp.assign(st, m, g, m[ix(g[O_ROOT] + 2 * k)], m[ix(g[O_ROOT] + 2 * k + 1)])
             level = 0
             if not cp.propagate(st, m, g):
                 pc = PC_LEAVE
@@ -173,16 +183,16 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
             pc = PC_ENTER
         elif pc == PC_ENTER:
             r = lv + level * LV_STRIDE
-            base = m[r - LV_STRIDE + L_END] if level > 0 else 0
+            base = m[ix(r - LV_STRIDE + L_END)] if level > 0 else 0
             if g[cp.G_EMPTY] == 0:
                 g[G_SOLUTIONS] += 1
                 if store:
                     for c in range(n_cells):
-                        sol_buf[nbuf, c] = m[cells + c * cp.CELL_STRIDE + cp.C_ORI]
+                        sol_buf[nbuf, c] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
                 nbuf += 1
-                m[r + L_CELL] = -1
-                m[r + L_PTR] = base
-                m[r + L_END] = base
+                m[ix(r + L_CELL)] = -1
+                m[ix(r + L_PTR)] = base
+                m[ix(r + L_END)] = base
                 pc = PC_TRY
                 if nbuf >= max_in_buf:
                     status = BUFFER_FULL
@@ -199,33 +209,33 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
                 g[G_DEAD_ENDS] += 1
                 g[cp.G_FAIL_KIND] = cp.F_CELL
                 g[cp.G_FAIL_WHO] = c
-            m[r + L_CELL] = c
-            m[r + L_PTR] = base
-            m[r + L_END] = end
-            m[r + L_MARK] = g[cp.G_TRAIL]
+            m[ix(r + L_CELL)] = c
+            m[ix(r + L_PTR)] = base
+            m[ix(r + L_END)] = end
+            m[ix(r + L_MARK)] = g[cp.G_TRAIL]
             pc = PC_TRY
         elif pc == PC_TRY:
             r = lv + level * LV_STRIDE
-            p = m[r + L_PTR]
-            if p >= m[r + L_END]:
+            p = m[ix(r + L_PTR)]
+            if p >= m[ix(r + L_END)]:
                 pc = PC_LEAVE
                 continue
-            m[r + L_PTR] = p + 1
+            m[ix(r + L_PTR)] = p + 1
             g[G_NODES] += 1
             budget -= 1
-            cp.assign(st, m, g, m[r + L_CELL], m[cand + p])
+            cp.assign(st, m, g, m[ix(r + L_CELL)], m[ix(cand + p)])
             if cp.propagate(st, m, g):
                 level += 1
                 pc = PC_ENTER
             else:
                 g[G_FAILS] += 1
-                cp.undo_to(st, m, g, m[r + L_MARK])
+                cp.undo_to(st, m, g, m[ix(r + L_MARK)])
         else:
             if level == 0:
                 status = DONE
                 break
             level -= 1
-            cp.undo_to(st, m, g, m[lv + level * LV_STRIDE + L_MARK])
+            cp.undo_to(st, m, g, m[ix(lv + level * LV_STRIDE + L_MARK)])
             pc = PC_TRY
     g[G_LEVEL] = level
     g[G_PC] = pc
