@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("cpkit needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask,render]'
 	touch $(STAMP)
 
 demo: $(STAMP)

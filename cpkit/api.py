@@ -32,22 +32,45 @@ def _as_model(model_or_path):
     return model_or_path
 
 
-def solve(model, *, engine: str = "auto", **options: Any) -> Result:
-    """Solve ``model`` (or the model in a file) with ``engine``; see ``cpkit.search.ENGINES``."""
+def solve(model, *, engine: str = "auto", workers: int | None = None, client: Any = None,
+          **options: Any) -> Result:
+    """Solve ``model`` (or the model in a file) with ``engine``; see ``cpkit.search.ENGINES``.
+
+    ``workers=N`` splits the search over N local processes, ``client`` (a
+    ``dask.distributed.Client``) over a Dask cluster; results, counts and statistics equal the
+    sequential run's (``cpkit.parallel``).  Code that uses worker processes must be importable
+    without side effects (the usual ``if __name__ == "__main__":`` guard), as processes are
+    spawned.  Further split-run options: ``checkpoint``, ``resume``, ``subproblems``.
+    """
     from .search import solve as _solve
 
-    return _solve(_as_model(model), engine=engine, **options)
+    if workers is None and client is None and not options.get("checkpoint") \
+            and not options.get("resume"):
+        return _solve(_as_model(model), engine=engine, **options)
+    from .parallel.runner import run
+
+    if workers is None and client is None:
+        workers = 1
+    source = options.pop("source", None)
+    if source is None and isinstance(model, (str, Path)):
+        from .parallel.checkpoint import model_identity
+
+        source = model_identity(model)
+    return run(_as_model(model), engine=engine, workers=workers, client=client, source=source,
+               **options)
 
 
 def count(model_or_path, *, unique: str | None = None, engine: str = "auto",
-          **options: Any) -> int:
+          workers: int | None = None, client: Any = None, **options: Any) -> int:
     """The exact number of solutions (tilings: up to rotation unless ``unique`` says otherwise);
-    raises ``CpkitError`` if the search could not finish."""
+    raises ``CpkitError`` if the search could not finish.  ``workers`` and ``client`` as for
+    ``solve``."""
     from .errors import CpkitError
 
     if unique is not None:
         options["unique"] = unique
-    result = solve(_as_model(model_or_path), engine=engine, count_only=True, **options)
+    result = solve(model_or_path, engine=engine, workers=workers, client=client,
+                   count_only=True, **options)
     if not result.complete:
         raise CpkitError(f"the search stopped early ({result.stop_reason}) after "
                          f"{result.count} solutions; the count is not exact")

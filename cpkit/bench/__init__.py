@@ -23,6 +23,7 @@ from ..errors import InputError
 SUITES: dict[str, str] = {
     "tiling-dlx": "cpkit.bench.tiling:dlx_suite",
     "tiling-filters": "cpkit.bench.tiling:filters_suite",
+    "parallel": "cpkit.bench.parallel:parallel_suite",
 }
 
 

@@ -6,6 +6,7 @@ import argparse
 
 from ..io.dlx_format import read_dlx
 from ..search import supported
+from . import long_runs
 from .common import HelpFormatter, add_run_options, announce_compiles, finish
 
 
@@ -23,19 +24,20 @@ def add_parser(sub) -> None:
     p.add_argument("--heuristic", default="s", choices=["s", "f"],
                    help="s: item with fewest options (Knuth's MRV); f: first item in order")
     add_run_options(p)
+    long_runs.add_options(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
-    from ..search import solve
-
     cover = read_dlx(args.file)
     announce_compiles()
     options = dict(engine=args.engine, limit=args.limit, time_limit=args.time_limit,
                    count_only=args.count_only)
     if args.engine in ("auto", "dlx"):
         options["heuristic"] = args.heuristic
-    result = solve(cover, **options)
+    if args.monte_carlo:
+        return long_runs.monte_carlo(cover, args, options, None)
+    result = long_runs.solve(cover, args, options, args.file)
     if not args.count_only:
         for k, rows in enumerate(result.solutions, start=1):
             body = "\n".join(cover.option_labels[r] for r in rows)

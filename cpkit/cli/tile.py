@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..io.polycube import read_polycube
 from ..io.solutions import format_stats_table, format_tiling
 from ..search import supported
 from ..search.tiling import UNIQUE_MODES
+from . import long_runs
 from .common import HelpFormatter, add_run_options, announce_compiles, finish, positive_int
 
 
@@ -62,30 +64,58 @@ def add_parser(sub) -> None:
                    help="print at most N solutions (default: all, or none with --count-only)")
     p.add_argument("--stats", action="store_true",
                    help="print placements per number of pieces remaining (as polycube does)")
+    p.add_argument("--render", metavar="FILE",
+                   help="draw the first solution to FILE (.png or .svg; see 'cpkit render')")
     add_run_options(p)
+    long_runs.add_options(p)
     p.set_defaults(run=run)
+
+
+def _render_first(puzzle, first: list, options: dict, out: str) -> None:
+    """Draw the first solution (searched for separately if the run only counted)."""
+    from ..render import render_tiling
+    from ..search import solve
+
+    if not first:
+        quick = {k: v for k, v in options.items() if k not in ("on_solution", "time_limit")}
+        quick.update(limit=1, count_only=False)
+        first = solve(puzzle, **quick).solutions
+    if first:
+        render_tiling(puzzle, first[0], out)
+    else:
+        print(f"cpkit: {puzzle.name}: no solution to render", file=sys.stderr)
 
 
 def run(args) -> int:
     from ..models.tiling import Puzzle
-    from ..search import solve
 
-    puzzles = read_polycube(args.puzzle)
+    from ..errors import InputError
+
+    puzzles = list(enumerate(read_polycube(args.puzzle)))
     if args.puzzle_index is not None:
         if args.puzzle_index > len(puzzles):
-            from ..errors import InputError
             raise InputError(f"the file holds {len(puzzles)} puzzle(s), not {args.puzzle_index}",
                              args.puzzle)
         puzzles = [puzzles[args.puzzle_index - 1]]
+    if (args.checkpoint or args.resume) and len(puzzles) > 1:
+        raise InputError("the file holds several puzzles; choose one with --puzzle-index for a "
+                         "checkpointed run", args.puzzle)
+    if args.render:
+        from ..render import check_output
+
+        check_output(args.render)
     announce_compiles()
     status = 0
-    for puzzle in puzzles:
+    for index, puzzle in puzzles:
         if args.mirror:
             puzzle = Puzzle(puzzle.pieces, box=puzzle.box, mirror=True, name=puzzle.name)
         show = 0 if args.count_only else args.show
         shown = [0]
+        first = []
 
-        def on_solution(tiling, puzzle=puzzle, shown=shown, show=show):
+        def on_solution(tiling, puzzle=puzzle, shown=shown, show=show, first=first):
+            if not first:
+                first.append(tiling)
             if show is not None and shown[0] >= show:
                 return
             shown[0] += 1
@@ -110,7 +140,13 @@ def run(args) -> int:
                 options[name] = getattr(args, name)
         if not options["count_only"]:
             options["on_solution"] = on_solution
-        result = solve(puzzle, **options)
+        if args.monte_carlo:
+            status = max(status, long_runs.monte_carlo(puzzle, args, options, puzzle.n_pieces))
+            continue
+        result = long_runs.solve(puzzle, args, options, args.puzzle, index,
+                                 {"mirror": bool(args.mirror)})
+        if args.render:
+            _render_first(puzzle, first, options, args.render)
         if args.stats and result.stats.fits_by_remaining:
             print(format_stats_table(result.stats.fits_by_remaining,
                                      result.stats.attempts_by_remaining))

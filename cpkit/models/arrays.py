@@ -109,6 +109,10 @@ class CoverArrays:
         return (self.llink.copy(), self.rlink.copy(), self.length.copy(), self.need.copy(),
                 self.ulink.copy(), self.dlink.copy())
 
+    def fresh_sources(self) -> tuple[np.ndarray, ...]:
+        """The pristine arrays ``fresh`` copies, in the same order (read only)."""
+        return (self.llink, self.rlink, self.length, self.need, self.ulink, self.dlink)
+
 
 @dataclass(frozen=True)
 class BoardArrays:

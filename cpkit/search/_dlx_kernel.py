@@ -288,6 +288,79 @@ def _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_da
 
 
 @njit(cache=True)
+def _first_check(cfg):
+    """Triggers and dynamic filters act while at least this many pieces remain."""
+    return min(min(cfg[CF_PAR_TRIGGER_FROM], cfg[CF_VOL_TRIGGER_FROM]),
+               min(cfg[CF_PAR_FILTER_FROM], cfg[CF_VOL_FILTER_FROM]))
+
+
+@njit(cache=True)
+def _after_placement(level, cfg, chosen, counters, llink, rlink, length, top, ulink, dlink,
+                     row_of, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack,
+                     fseen, vstate, pstate, rpar, ftrail, ftop):
+    """X2's constraint work on entering ``level`` > 0: the backtrack triggers (False: backtrack),
+    then the dynamic filters.  Returns (alive, new top of the filter trail)."""
+    remaining = cfg[CF_PIECES] - level
+    if remaining >= cfg[CF_PAR_TRIGGER_FROM]:
+        v = rpar + cfg[CF_PAR_OFFSET]
+        if v < 0 or v >= par_ach.shape[1] or par_ach[pstate, v] == 0:
+            counters[CT_PARITY_BACKTRACKS] += 1
+            return False, ftop
+    if remaining >= cfg[CF_VOL_TRIGGER_FROM]:
+        if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate], fstack, fseen):
+            counters[CT_VOLUME_BACKTRACKS] += 1
+            return False, ftop
+    do_parity = remaining >= cfg[CF_PAR_FILTER_FROM] and opt_data[chosen[level - 1], 2] != 0
+    do_volume = remaining >= cfg[CF_VOL_FILTER_FROM]
+    if do_parity or do_volume:
+        before = ftop
+        ftop = _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_data,
+                               vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+                               vstate, pstate, rpar, do_parity, do_volume, ftrail, ftop)
+        counters[CT_FILTERED] += ftop - before
+    return True, ftop
+
+
+@njit(cache=True, inline="always")
+def _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode, tweak_base, ttop):
+    """X4: start branching on item ``i`` at ``level`` (cover it now if it is needed once)."""
+    if need[i] == 1:
+        mode[level] = 0
+        _cover(i, llink, rlink, length, top, ulink, dlink)
+        need[i] = 0
+    else:
+        mode[level] = 1
+        tweak_base[level] = ttop
+
+
+@njit(cache=True, inline="always")
+def _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop):
+    """Hide option ``x``, the first in item ``i``'s list, and push it on the tweak stack."""
+    _hide(x, length, top, ulink, dlink)
+    d = dlink[x]
+    dlink[i] = d
+    ulink[d] = i
+    length[i] -= 1
+    tweak_stack[ttop] = x
+    return ttop + 1
+
+
+@njit(cache=True, inline="always")
+def _place(x, level, llink, rlink, length, need, top, ulink, dlink, row_of, opt_data,
+           open_cell, n_cells, track, chosen, vstate, pstate, rpar):
+    """X5's commitment of option ``x`` at ``level``; returns the new constraint states."""
+    _commit(x, llink, rlink, length, need, top, ulink, dlink)
+    k = row_of[x]
+    vstate -= opt_data[k, 0]
+    pstate -= opt_data[k, 1]
+    rpar -= opt_data[k, 2]
+    if track:
+        _mark_cells(x, top, ulink, open_cell, n_cells, 0)
+    chosen[level] = k
+    return vstate, pstate, rpar
+
+
+@njit(cache=True)
 def search(llink, rlink, length, need, top, ulink, dlink, row_of,
            heur_of_level, heur_kind, heur_key,
            state, col_of, cur, mode, tweak_base, tweak_stack, chosen, fits, counters,
@@ -320,8 +393,9 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
     rpar = state[ST_RPAR]
     ftop = state[ST_FTOP]
     n_cells = cfg[CF_CELLS]
-    pieces = cfg[CF_PIECES]
     track = cfg[CF_TRACK_CELLS] != 0
+    pieces = cfg[CF_PIECES]
+    first_check = _first_check(cfg)
     budget = node_budget
     status = DONE
     while True:
@@ -343,29 +417,14 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
             if budget <= 0:
                 status = BUDGET_SPENT
                 break
-            if level > 0:
-                remaining = pieces - level
-                if remaining >= cfg[CF_PAR_TRIGGER_FROM]:
-                    v = rpar + cfg[CF_PAR_OFFSET]
-                    if v < 0 or v >= par_ach.shape[1] or par_ach[pstate, v] == 0:
-                        counters[CT_PARITY_BACKTRACKS] += 1
-                        pc = PC_LEAVE
-                        continue
-                if remaining >= cfg[CF_VOL_TRIGGER_FROM]:
-                    if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate], fstack, fseen):
-                        counters[CT_VOLUME_BACKTRACKS] += 1
-                        pc = PC_LEAVE
-                        continue
-                do_parity = remaining >= cfg[CF_PAR_FILTER_FROM] and \
-                    opt_data[chosen[level - 1], 2] != 0
-                do_volume = remaining >= cfg[CF_VOL_FILTER_FROM]
-                if do_parity or do_volume:
-                    before = ftop
-                    ftop = _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of,
-                                           opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
-                                           fstack, fseen, vstate, pstate, rpar, do_parity,
-                                           do_volume, ftrail, ftop)
-                    counters[CT_FILTERED] += ftop - before
+            if level > 0 and pieces - level >= first_check:
+                alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink,
+                                               length, top, ulink, dlink, row_of, opt_data,
+                                               vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
+                                               fstack, fseen, vstate, pstate, rpar, ftrail, ftop)
+                if not alive:
+                    pc = PC_LEAVE
+                    continue
             if level == stop_level:
                 pc = PC_LEAVE
                 status = AT_STOP_LEVEL
@@ -377,13 +436,8 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
                 continue
             # X4: start the options of item i.
             col_of[level] = i
-            if need[i] == 1:
-                mode[level] = 0
-                _cover(i, llink, rlink, length, top, ulink, dlink)
-                need[i] = 0
-            else:
-                mode[level] = 1
-                tweak_base[level] = ttop
+            _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode,
+                        tweak_base, ttop)
             cur[level] = dlink[i]
             pc = PC_TRY
         elif pc == PC_TRY:
@@ -411,22 +465,11 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
                     pc = PC_LEAVE
                     continue
                 # Take x as the first option of i; it stays hidden (tweaked) after exploration.
-                _hide(x, length, top, ulink, dlink)
-                d = dlink[x]
-                dlink[i] = d
-                ulink[d] = i
-                length[i] -= 1
-                tweak_stack[ttop] = x
-                ttop += 1
+                ttop = _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop)
                 need[i] -= 1
-            _commit(x, llink, rlink, length, need, top, ulink, dlink)
-            k = row_of[x]
-            vstate -= opt_data[k, 0]
-            pstate -= opt_data[k, 1]
-            rpar -= opt_data[k, 2]
-            if track:
-                _mark_cells(x, top, ulink, open_cell, n_cells, 0)
-            chosen[level] = k
+            vstate, pstate, rpar = _place(x, level, llink, rlink, length, need, top, ulink,
+                                          dlink, row_of, opt_data, open_cell, n_cells, track,
+                                          chosen, vstate, pstate, rpar)
             fits[level] += 1
             counters[CT_NODES] += 1
             budget -= 1
@@ -481,3 +524,101 @@ def active_options(rlink, top, dlink, row_of, n_options, n_primary):
                 p = dlink[p]
         j = rlink[j]
     return np.flatnonzero(seen)
+
+
+# Return status of ``descend``.
+DESCENT_READY = 0      # reached the target depth: the search can run the subtree below
+DESCENT_SOLUTION = 1   # the path ends in a solution (no primary item left)
+DESCENT_DEAD = 2       # the path ends in a dead end (no option, or a trigger fired)
+DESCENT_MISMATCH = 3   # a recorded option is not a branch at its level (wrong model or options)
+
+
+@njit(cache=True)
+def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
+            heur_of_level, heur_kind, heur_key,
+            state, col_of, cur, mode, tweak_base, tweak_stack, chosen, counters,
+            cfg, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+            filter_base, ftrail, path, target, rand, degree):
+    """Walk from the root of a fresh search down one branch to depth ``target`` without
+    exploring anything else, leaving the arrays exactly as ``search`` has them when it first
+    enters that node.  The branch is given by ``path[l]`` (the option to place at depth ``l``) or,
+    where ``path[l] < 0``, by ``rand[l]`` in [0, 1): branch ``floor(rand[l] * degree)`` in the
+    order ``search`` tries them (a random probe).  ``degree[l]`` receives each level's branching
+    degree.  Branching on an item needed several times tweaks (hides) the options before the
+    chosen one, as ``search`` has done when it reaches that branch.
+
+    At each depth the entry work of ``search`` (step X2: triggers, dynamic filters) is done, the
+    target depth included, so calling ``search`` afterwards (``ST_BASE`` = target) repeats that
+    entry work as a no-op: filters are idempotent for a fixed matrix.  Nothing is counted in
+    ``fits`` / ``CT_NODES``; the trigger and filter counters move and callers restore them.
+    Returns (status, depth reached).
+    """
+    level = 0
+    ttop = state[ST_TWEAK_TOP]
+    vstate = state[ST_VSTATE]
+    pstate = state[ST_PSTATE]
+    rpar = state[ST_RPAR]
+    ftop = state[ST_FTOP]
+    n_cells = cfg[CF_CELLS]
+    track = cfg[CF_TRACK_CELLS] != 0
+    pieces = cfg[CF_PIECES]
+    first_check = _first_check(cfg)
+    status = DESCENT_READY
+    while True:
+        filter_base[level] = ftop
+        if rlink[0] == 0:
+            status = DESCENT_SOLUTION
+            break
+        if level > 0 and pieces - level >= first_check:
+            alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink, length,
+                                           top, ulink, dlink, row_of, opt_data, vol_ach,
+                                           par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+                                           vstate, pstate, rpar, ftrail, ftop)
+            if not alive:
+                status = DESCENT_DEAD
+                break
+        if level == target:
+            break
+        h = heur_of_level[level]
+        i, deg = _choose(heur_kind[h], heur_key[h], rlink, length, need)
+        degree[level] = max(deg, 0)
+        if deg <= 0:
+            status = DESCENT_DEAD
+            break
+        col_of[level] = i
+        want = path[level]
+        skip = -1
+        if want < 0:
+            skip = min(int(rand[level] * deg), deg - 1)
+        _start_item(level, i, need, llink, rlink, length, top, ulink, dlink, mode, tweak_base,
+                    ttop)
+        x = dlink[i]
+        while x != i and (row_of[x] != want if want >= 0 else skip > 0):
+            if mode[level] == 1:
+                # Branch "x is the first option of i" explored: x stays hidden (tweaked).
+                ttop = _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop)
+                x = dlink[i]
+            else:
+                x = dlink[x]
+            skip -= 1
+        if x == i or length[i] < need[i]:
+            status = DESCENT_MISMATCH
+            break
+        if mode[level] == 1:
+            ttop = _tweak(x, i, length, top, ulink, dlink, tweak_stack, ttop)
+            need[i] -= 1
+        cur[level] = x
+        vstate, pstate, rpar = _place(x, level, llink, rlink, length, need, top, ulink, dlink,
+                                      row_of, opt_data, open_cell, n_cells, track, chosen,
+                                      vstate, pstate, rpar)
+        level += 1
+    state[ST_LEVEL] = level
+    state[ST_PC] = PC_ENTER
+    state[ST_TWEAK_TOP] = ttop
+    state[ST_BASE] = level
+    state[ST_NBUF] = 0
+    state[ST_VSTATE] = vstate
+    state[ST_PSTATE] = pstate
+    state[ST_RPAR] = rpar
+    state[ST_FTOP] = ftop
+    return status, level

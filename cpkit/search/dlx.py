@@ -107,6 +107,7 @@ class DlxSearch:
                  on_rows: Callable[[np.ndarray], None] | None = None,
                  constraints: Constraints | None = None):
         arrays = cover.arrays()
+        self._arrays = arrays
         self.llink, self.rlink, self.length, self.need, self.ulink, self.dlink = arrays.fresh()
         self.top = arrays.top
         self.row_of = arrays.row_of
@@ -190,6 +191,49 @@ class DlxSearch:
         return self.finished, self.solutions - before
 
     # ------------------------------------------------------------------ subproblem access
+    def reset(self) -> None:
+        """Back to the root with a fresh matrix and zero counters (reuses the allocations)."""
+        for mine, fresh in zip((self.llink, self.rlink, self.length, self.need, self.ulink,
+                                self.dlink), self._arrays.fresh_sources()):
+            np.copyto(mine, fresh)
+        c = self.constraints
+        self.state[:] = 0
+        self.state[K.ST_VSTATE] = c.vstate
+        self.state[K.ST_PSTATE] = c.pstate
+        self.state[K.ST_RPAR] = c.rpar
+        self.open_cell[:] = 1
+        self.fits[:] = 0
+        self.counters[:] = 0
+        self.found = []
+        self.finished = False
+        self.at_stop_level = False
+
+    def descend(self, path: np.ndarray, target: int | None = None,
+                rand: np.ndarray | None = None) -> tuple[int, int, np.ndarray]:
+        """From the root of a fresh search, walk down to depth ``target`` (default: the length
+        of ``path``) along ``path`` (option numbers; -1 entries are drawn from ``rand``), ready for
+        ``step`` to search the subtree there and nothing else.  Returns (status, depth,
+        branching degrees along the path); see ``_dlx_kernel.descend``."""
+        depth = self.depth
+        full = np.full(depth + 1, -1, dtype=np.int32)
+        full[:len(path)] = path
+        if target is None:
+            target = len(path)
+        rand = np.zeros(depth + 1) if rand is None else np.ascontiguousarray(rand, np.float64)
+        degree = np.zeros(depth + 1, dtype=np.int64)
+        counters = self.counters.copy()
+        c = self.constraints
+        status, level = K.descend(
+            self.llink, self.rlink, self.length, self.need, self.top, self.ulink, self.dlink,
+            self.row_of, self.heur_of_level, self.heur_kind, self.heur_key, self.state,
+            self.col_of, self.cur, self.mode, self.tweak_base, self.tweak_stack, self.chosen,
+            self.counters, c.cfg, c.opt_data, c.vol_ach, c.par_ach, c.nb_ptr, c.nb_idx,
+            self.open_cell, self.fstack, self.fseen, self.filter_base, self.ftrail, full,
+            np.int64(target), rand, degree)
+        self.counters[:] = counters         # the walk itself is not search work
+        self.finished = status != K.DESCENT_READY
+        return int(status), int(level), degree[:level]
+
     @property
     def level(self) -> int:
         return int(self.state[K.ST_LEVEL])
@@ -216,21 +260,61 @@ def _warm_up() -> None:
         s = DlxSearch(tiny, of_level, kind, key, store=store, buffer=4)
         while not s.step(10, 1)[0]:
             pass
+    s.reset()
+    s.descend(np.zeros(0, dtype=np.int32), 1, np.zeros(s.depth + 1))
 
 
 def jit_seconds() -> float:
     return warm("dlx", _warm_up)
 
 
-def run(cover: ExactCover, schedule: Schedule, *, cell_coords: np.ndarray | None, pieces: int,
-        store: bool, limit: int | None, time_limit: float | None,
-        on_rows: Callable[[np.ndarray], None] | None = None,
-        constraints: Constraints | None = None):
+@dataclass
+class Prepared:
+    """Everything a DLX search of one model needs, built once: the cover, the heuristic tables,
+    the tiling constraints, and (tilings) the image number of each option.  Parallel workers
+    build one per model and start many searches from it."""
+
+    cover: ExactCover
+    schedule: Schedule
+    tables: tuple[np.ndarray, np.ndarray, np.ndarray]
+    pieces: int
+    constraints: Constraints | None = None
+    image_ids: np.ndarray | None = None
+
+    def search(self, *, store: bool, on_rows: Callable[[np.ndarray], None] | None = None,
+               buffer: int = BUFFER) -> DlxSearch:
+        return DlxSearch(self.cover, *self.tables, store=store, buffer=buffer, on_rows=on_rows,
+                         constraints=self.constraints)
+
+
+def prepare_cover(cover: ExactCover, heuristic: str = "s") -> Prepared:
+    schedule = parse_schedule(heuristic, "sf")
+    depth = cover.max_depth()
+    return Prepared(cover, schedule, tables(schedule, cover.n_items, None, depth, depth), depth)
+
+
+def prepare_tiling(puzzle: Puzzle, keep: np.ndarray | None = None, heuristic: str = "s", *,
+                   parity_trigger: int | None = None, volume_trigger: int | None = None,
+                   parity_filter_from: int | None = None,
+                   volume_filter_from: int | None = None) -> Prepared:
+    """The DLX search of the raw tilings of ``puzzle`` restricted to the images in ``keep``."""
+    schedule = parse_schedule(heuristic)
+    cover = puzzle.exact_cover(keep)
+    image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
+    constraints = Constraints.for_tiling(puzzle, image_ids, parity_trigger=parity_trigger,
+                                         volume_trigger=volume_trigger,
+                                         parity_filter=parity_filter_from,
+                                         volume_filter=volume_filter_from)
+    tabs = tables(schedule, cover.n_items, puzzle.cell_coords, cover.max_depth(),
+                  puzzle.n_pieces)
+    return Prepared(cover, schedule, tabs, puzzle.n_pieces, constraints, image_ids)
+
+
+def run(prepared: Prepared, *, store: bool, limit: int | None, time_limit: float | None,
+        on_rows: Callable[[np.ndarray], None] | None = None):
     """Run a DLX search to a stop condition; returns (search, outcome, jit_seconds)."""
     jit = jit_seconds()
-    of_level, kind, key = tables(schedule, cover.n_items, cell_coords, cover.max_depth(), pieces)
-    search = DlxSearch(cover, of_level, kind, key, store=store, on_rows=on_rows,
-                       constraints=constraints)
+    search = prepared.search(store=store, on_rows=on_rows)
     outcome = drive(search.step, limit=limit, time_limit=time_limit)
     return search, outcome, jit
 
@@ -238,16 +322,15 @@ def run(cover: ExactCover, schedule: Schedule, *, cell_coords: np.ndarray | None
 def solve_cover(cover: ExactCover, *, heuristic: str = "s", limit: int | None = None,
                 time_limit: float | None = None, count_only: bool = False) -> Result:
     """All (or up to ``limit``) exact covers; solutions are sorted lists of option numbers."""
-    schedule = parse_schedule(heuristic, "sf")
-    depth = cover.max_depth()
-    search, outcome, jit = run(cover, schedule, cell_coords=None, pieces=depth,
-                               store=not count_only, limit=limit, time_limit=time_limit)
+    prepared = prepare_cover(cover, heuristic)
+    search, outcome, jit = run(prepared, store=not count_only, limit=limit,
+                               time_limit=time_limit)
     fits = [int(v) for v in search.fits]
     stats = Stats(nodes=search.nodes, fits_by_remaining=fits, attempts_by_remaining=fits)
     return Result("exact_cover", ENGINE, "raw", search.solutions, outcome.complete,
                   outcome.stop_reason, outcome.seconds, jit,
                   [sorted(int(r) for r in s) for s in search.found], stats,
-                  {"heuristic": str(schedule)}, cover.name)
+                  {"heuristic": str(prepared.schedule)}, cover.name)
 
 
 def tiling_stats(fits_by_level: np.ndarray, nodes: int, pieces: int) -> Stats:
@@ -274,21 +357,18 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = No
     counting only); otherwise, unless counting only, the result holds the decoded tilings.
     Triggers and dynamic filters are active while at least the given number of pieces remain.
     """
-    schedule = parse_schedule(heuristic)
-    cover = puzzle.exact_cover(keep)
-    image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
-    constraints = Constraints.for_tiling(puzzle, image_ids, parity_trigger=parity_trigger,
-                                         volume_trigger=volume_trigger,
-                                         parity_filter=parity_filter_from,
-                                         volume_filter=volume_filter_from)
+    prepared = prepare_tiling(puzzle, keep, heuristic, parity_trigger=parity_trigger,
+                              volume_trigger=volume_trigger,
+                              parity_filter_from=parity_filter_from,
+                              volume_filter_from=volume_filter_from)
+    image_ids = prepared.image_ids
     on_rows = (lambda rows: on_images(image_ids[rows])) if on_images is not None else None
-    search, outcome, jit = run(cover, schedule, cell_coords=puzzle.cell_coords,
-                               pieces=puzzle.n_pieces,
-                               store=on_images is not None or not count_only, limit=limit,
-                               time_limit=time_limit, on_rows=on_rows, constraints=constraints)
+    search, outcome, jit = run(prepared, store=on_images is not None or not count_only,
+                               limit=limit, time_limit=time_limit, on_rows=on_rows)
     tilings = [puzzle.tiling_from_images(image_ids[rows]) for rows in search.found]
     stats = tiling_stats(search.fits, search.nodes, puzzle.n_pieces)
     stats.extra.update(search.constraint_stats())
     return Result("tiling", ENGINE, "raw", search.solutions, outcome.complete,
                   outcome.stop_reason, outcome.seconds, jit, tilings, stats,
-                  {"heuristic": str(schedule), "images": cover.n_options}, puzzle.name)
+                  {"heuristic": str(prepared.schedule), "images": prepared.cover.n_options},
+                  puzzle.name)

@@ -66,13 +66,16 @@ class DriveOutcome:
 
 def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
           time_limit: float | None, slice_nodes: int | None = None,
-          on_progress: Callable[[], None] | None = None) -> DriveOutcome:
+          on_progress: Callable[[], None] | None = None,
+          cancel: Callable[[], bool] | None = None) -> DriveOutcome:
     """Call ``step(max_new_solutions, node_budget) -> (finished, new_solutions)`` until the search
     is finished, ``limit`` solutions were found, ``time_limit`` seconds passed, or Ctrl-C.
 
     ``max_new_solutions`` tells the kernel to stop as soon as that many more solutions exist, so
     a solution limit is met exactly.  A callback inside ``step`` may raise ``StopSearch`` to end
-    the search with reason LIMIT (used when only some found solutions count).
+    the search with reason LIMIT (used when only some found solutions count).  ``cancel`` is
+    asked after every slice; True stops the search as a Ctrl-C would (a parallel worker is told
+    to stop this way by its coordinator).
     """
     found = 0
     start = time.perf_counter()
@@ -104,7 +107,7 @@ def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
             if limit is not None and found >= limit:
                 reason = LIMIT
                 break
-            if interrupt.raised:
+            if interrupt.raised or (cancel is not None and cancel()):
                 reason = INTERRUPTED
                 break
             if time_limit is not None and time.perf_counter() - start >= time_limit:

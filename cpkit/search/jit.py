@@ -44,3 +44,8 @@ def warm(name: str, fn: Callable[[], None]) -> float:
     seconds = time.perf_counter() - start
     _warmed[name] = seconds
     return seconds
+
+
+def warmed_seconds() -> float:
+    """Seconds spent so far in this process compiling or loading kernels."""
+    return sum(_warmed.values())

@@ -19,12 +19,13 @@ and statistics.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 
 from ..errors import EngineUnavailable, InputError
-from ..models.symmetry import plan_redundancy
+from ..models.symmetry import RedundancyPlan, plan_redundancy
 from ..models.tiling import Puzzle, Tiling
 from ..propagators import tiling_filters as tf
 from ..result import COMPLETE, Result, Stats
@@ -54,21 +55,40 @@ def _filter_from(value: bool | int | None, pieces: int, what: str) -> int | None
     raise InputError(f"{what}: expected on/off or a number of pieces >= 1, got {value!r}")
 
 
-def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str = "",
-          unique: str = "rotation", redundancy: str | None = "auto",
-          volume_filter: bool | int = True, parity_filter: bool | int = True,
-          fit_filter: bool = False, limit: int | None = None, time_limit: float | None = None,
-          count_only: bool = False, on_solution: Callable[[Tiling], None] | None = None,
-          **engine_options: Any) -> Result:
-    """Solve ``puzzle`` with ``engine_fn`` under counting mode ``unique``.
+@dataclass
+class Front:
+    """The outcome of the front's preparation: the images the engine searches (``keep``), the
+    counting check, the engine options (triggers and re-applied filters merged in), and the
+    figures to report.  ``proof`` is a finished result when no search is needed."""
 
-    ``redundancy``: ``"auto"`` (choose the piece), a piece name, or ``None`` (no piece is
-    constrained; every raw solution is found and checked).  ``volume_filter`` and
-    ``parity_filter``: True for a one-shot filter before the search, a number N to re-apply it
-    after every placement while at least N pieces remain (DLX), False to switch it off.
-    ``fit_filter``: one-shot, repeated to a fixed point.  Other options go to the engine (e.g.
-    ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX).
-    """
+    keep: np.ndarray
+    plan: RedundancyPlan | None
+    engine_options: dict[str, Any]
+    extra: dict[str, Any]
+    jit_seconds: float
+    proof: Result | None = None
+
+    @property
+    def check(self) -> bool:
+        """Whether each found solution must pass ``plan.is_counted`` to count."""
+        return self.plan is not None and not self.plan.exact_without_check
+
+    def counts(self, image_ids: np.ndarray) -> bool:
+        return not self.check or self.plan.is_counted(image_ids)
+
+    @staticmethod
+    def front_options(redundancy, volume_filter, parity_filter, fit_filter) -> dict[str, Any]:
+        return {"redundancy": redundancy, "volume_filter": volume_filter,
+                "parity_filter": parity_filter, "fit_filter": fit_filter}
+
+
+def prepare(puzzle: Puzzle, *, engine_name: str = "", unique: str = "rotation",
+            redundancy: str | None = "auto", volume_filter: bool | int = True,
+            parity_filter: bool | int = True, fit_filter: bool = False,
+            limit: int | None = None, time_limit: float | None = None,
+            **engine_options: Any) -> Front:
+    """Check the options and run the deterministic preparation (filters, redundancy plan) that
+    every search of ``puzzle`` under these options starts from; see ``solve``."""
     if unique not in UNIQUE_MODES:
         raise InputError(f"unknown counting mode {unique!r}; expected one of "
                          f"{', '.join(UNIQUE_MODES)}")
@@ -94,13 +114,14 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     jit = warm("tiling filters", tf.warm_up)
     prep_start = time.perf_counter()
     extra: dict[str, Any] = {}
-    if tf.parity_infeasible(puzzle):
-        return Result("tiling", engine_name, unique, 0, True, COMPLETE, 0.0, jit, [],
-                      Stats(extra={"proof": "parity", "prep_seconds":
-                                   round(time.perf_counter() - prep_start, 6)}),
-                      {"note": "the pieces' parities cannot sum to the region's parity"},
-                      puzzle.name)
     keep = np.ones(len(puzzle.images), dtype=bool)
+    if tf.parity_infeasible(puzzle):
+        proof = Result("tiling", engine_name, unique, 0, True, COMPLETE, 0.0, jit, [],
+                       Stats(extra={"proof": "parity", "prep_seconds":
+                                    round(time.perf_counter() - prep_start, 6)}),
+                       {"note": "the pieces' parities cannot sum to the region's parity"},
+                       puzzle.name)
+        return Front(keep, None, engine_options, extra, jit, proof)
     if vol_from is not None:
         extra["volume_filter_removed"] = tf.volume_filter(puzzle, keep)
     if par_from is not None:
@@ -114,14 +135,38 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     extra.update({"symmetries": plan.order, "constrained_piece": plan.piece,
                   "images_kept": int(keep.sum()),
                   "prep_seconds": round(time.perf_counter() - prep_start, 6)})
+    return Front(keep, plan, engine_options, extra, jit)
 
+
+def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str = "",
+          unique: str = "rotation", redundancy: str | None = "auto",
+          volume_filter: bool | int = True, parity_filter: bool | int = True,
+          fit_filter: bool = False, limit: int | None = None, time_limit: float | None = None,
+          count_only: bool = False, on_solution: Callable[[Tiling], None] | None = None,
+          **engine_options: Any) -> Result:
+    """Solve ``puzzle`` with ``engine_fn`` under counting mode ``unique``.
+
+    ``redundancy``: ``"auto"`` (choose the piece), a piece name, or ``None`` (no piece is
+    constrained; every raw solution is found and checked).  ``volume_filter`` and
+    ``parity_filter``: True for a one-shot filter before the search, a number N to re-apply it
+    after every placement while at least N pieces remain (DLX), False to switch it off.
+    ``fit_filter``: one-shot, repeated to a fixed point.  Other options go to the engine (e.g.
+    ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX).
+    """
+    front = prepare(puzzle, engine_name=engine_name, unique=unique, redundancy=redundancy,
+                    volume_filter=volume_filter, parity_filter=parity_filter,
+                    fit_filter=fit_filter, limit=limit, time_limit=time_limit,
+                    **engine_options)
+    if front.proof is not None:
+        return front.proof
+    keep, extra, jit, check = front.keep, front.extra, front.jit_seconds, front.check
+    engine_options = front.engine_options
     counted = 0
     tilings: list[Tiling] = []
-    check = not plan.exact_without_check
 
     def on_images(ids: np.ndarray) -> None:
         nonlocal counted
-        if check and not plan.is_counted(ids):
+        if not front.counts(ids):
             return
         counted += 1
         if not count_only:
@@ -143,6 +188,6 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     result.unique = unique
     result.jit_seconds += jit
     result.stats.extra.update(extra)
-    result.options.update({"redundancy": redundancy, "volume_filter": volume_filter,
-                           "parity_filter": parity_filter, "fit_filter": fit_filter})
+    result.options.update(Front.front_options(redundancy, volume_filter, parity_filter,
+                                              fit_filter))
     return result

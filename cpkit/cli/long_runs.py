@@ -1,0 +1,113 @@
+"""Options for long runs shared by ``cpkit tile`` and ``cpkit cover``: workers, a Dask
+scheduler, checkpoints, the progress line, and Monte-Carlo tree-size estimates."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..result import Result
+from .common import positive_float, positive_int
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group(
+        "long runs",
+        "Split the search into independent subtrees and search them in parallel; counts, "
+        "statistics and solutions equal the sequential run's.  A progress line is drawn on "
+        "standard error when it is a terminal (not with --json).")
+    g.add_argument("--workers", type=int, metavar="N", default=None,
+                   help="worker processes on this machine (default: all cores, but small "
+                        "searches and --limit runs stay in one process; 1: the plain "
+                        "sequential run)")
+    g.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the subproblems on a Dask cluster (e.g. tcp://host:8786); needs "
+                        "pip install 'cpkit[dask]'")
+    g.add_argument("--checkpoint", metavar="FILE",
+                   help="write finished and pending subproblems to FILE periodically and when "
+                        "stopped (Ctrl-C, SIGTERM, --time-limit); counting runs only")
+    g.add_argument("--checkpoint-every", type=positive_float, metavar="S", default=60.0,
+                   help="seconds between checkpoints")
+    g.add_argument("--resume", metavar="FILE",
+                   help="continue the run recorded in checkpoint FILE (same puzzle and "
+                        "options); combine with --checkpoint to keep recording")
+    g.add_argument("--subproblems", type=positive_int, metavar="N",
+                   help="split into at least N subproblems (default: from a tree-size estimate, "
+                        "at least 16 per worker)")
+    g.add_argument("--monte-carlo", type=positive_int, metavar="N",
+                   help="do not solve: estimate the search tree's size from N random probes "
+                        "(Knuth's estimator)")
+    g.add_argument("--mc-remaining", type=int, metavar="R",
+                   help="with --monte-carlo: end each probe when R pieces remain and search the "
+                        "rest exhaustively (the seed's Monte-Carlo runs); also estimates time")
+    g.add_argument("--mc-seed", type=int, metavar="S", default=0,
+                   help="random seed of the probes")
+
+
+def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
+          variant: dict[str, Any] | None = None) -> Result:
+    """Solve ``model`` as the long-run options ask (through ``cpkit.parallel.runner``).
+    ``variant``: how the model was derived from the file (recorded in checkpoints)."""
+    from ..parallel.runner import run
+
+    source = None
+    if args.checkpoint or args.resume:
+        from ..parallel.checkpoint import model_identity
+
+        source = model_identity(path, index)
+        source.update(variant or {})
+    return run(model, workers=args.workers, scheduler=args.scheduler,
+               checkpoint=args.checkpoint, resume=args.resume,
+               checkpoint_every=args.checkpoint_every, subproblems=args.subproblems,
+               progress=sys.stderr.isatty() and not args.json, source=source, **options)
+
+
+def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -> int:
+    """Print Knuth's estimate of the tree below the root (``--monte-carlo N``)."""
+    from ..errors import EngineUnavailable, InputError
+    from ..parallel import splitter
+    from ..parallel.job import Job, tree
+    from ..parallel.plan import estimate
+    from ..search import AUTO, family_of
+
+    family = family_of(model)
+    engine = options.pop("engine", "auto")
+    name = AUTO.get(family, engine) if engine == "auto" else engine
+    if splitter(family, name) is None:
+        raise EngineUnavailable(f"--monte-carlo needs a search tree; the {name} engine has none")
+    for key in ("limit", "time_limit", "count_only", "on_solution"):
+        options.pop(key, None)
+    t = tree(Job(family, name, model, options))
+    stop = None
+    if args.mc_remaining is not None:
+        top = pieces if pieces is not None else t.max_depth
+        if not 0 <= args.mc_remaining < top:
+            raise InputError(f"--mc-remaining must be between 0 and {top - 1}, "
+                             f"got {args.mc_remaining}")
+        stop = top - args.mc_remaining
+    est = estimate(t, [], args.monte_carlo, args.mc_seed, stop)
+    out = {"probes": est.probes, "seed": args.mc_seed, "remaining": args.mc_remaining,
+           "estimated_nodes": round(est.nodes, 1), "nodes_error": round(est.nodes_error, 1),
+           "estimated_solutions": round(est.solutions, 3),
+           "solutions_error": round(est.solutions_error, 3),
+           "probe_seconds": round(est.seconds, 6)}
+    if est.exhaustive_nodes:
+        rate = est.exhaustive_nodes / est.seconds if est.seconds > 0 else 0.0
+        out["nodes_per_s"] = round(rate, 1)
+        out["estimated_seconds"] = round(est.nodes / rate, 3) if rate else None
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    how = (f"probes end when {args.mc_remaining} pieces remain and search the rest"
+           if stop is not None else "probes walk to a leaf")
+    print(f"{getattr(model, 'name', '')}: Monte-Carlo estimate from {est.probes:,} probes "
+          f"(seed {args.mc_seed}; {how}):")
+    print(f"  search nodes (fits)  ~ {est.nodes:,.0f} +- {est.nodes_error:,.0f}")
+    print(f"  solutions counted    ~ {est.solutions:,.1f} +- {est.solutions_error:,.1f}")
+    if "estimated_seconds" in out and out["estimated_seconds"] is not None:
+        print(f"  at {out['nodes_per_s']:,.0f} nodes/s (measured in the exhaustive parts): "
+              f"~ {out['estimated_seconds']:,.1f} s of search on one core")
+    print(f"  ({est.seconds:.2f} s; +- is one standard error)")
+    return 0

@@ -1,0 +1,54 @@
+"""``cpkit render PUZZLE -o FILE``: draw a solution of a tiling puzzle (PNG or SVG)."""
+
+from __future__ import annotations
+
+from ..io.polycube import read_polycube
+from ..search.tiling import UNIQUE_MODES
+from .common import HelpFormatter, announce_compiles, positive_int
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "render", help="draw a solution of a puzzle to PNG or SVG",
+        description="Solve a tiling puzzle (polycube definition file) up to its K-th solution "
+                    "and draw that solution: a flat puzzle as a grid of lettered, coloured "
+                    "cells; a 3D puzzle as its z-layers side by side and an isometric view.  "
+                    "The format follows the output file's extension (.png or .svg).  Needs "
+                    "matplotlib (pip install 'cpkit[render]').",
+        formatter_class=HelpFormatter)
+    p.add_argument("puzzle", metavar="PUZZLE", help="polycube definition file")
+    p.add_argument("-o", "--output", metavar="FILE", required=True,
+                   help="picture to write (.png or .svg)")
+    p.add_argument("--solution", type=positive_int, metavar="K", default=1,
+                   help="draw the K-th solution found")
+    p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
+                   help="counting mode the solutions are enumerated in (see 'cpkit tile')")
+    p.add_argument("--view", default="auto", choices=["auto", "layers", "iso", "both"],
+                   help="3D puzzles: z-layers, isometric view, or both (auto: both for 3D)")
+    p.add_argument("--no-letters", action="store_true", help="do not print piece names")
+    p.add_argument("--puzzle-index", type=positive_int, metavar="K",
+                   help="draw the K-th puzzle of a file holding several")
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..errors import InputError
+    from ..render import check_output, render_tiling
+    from ..search import solve
+
+    check_output(args.output)
+    puzzles = read_polycube(args.puzzle)
+    k = (args.puzzle_index or 1) - 1
+    if k >= len(puzzles):
+        raise InputError(f"the file holds {len(puzzles)} puzzle(s), not {k + 1}", args.puzzle)
+    puzzle = puzzles[k]
+    announce_compiles()
+    result = solve(puzzle, unique=args.unique, limit=args.solution)
+    if len(result.solutions) < args.solution:
+        raise InputError(f"{puzzle.name} has {result.count} solution(s) ({args.unique}); "
+                         f"there is no solution {args.solution}", args.puzzle)
+    render_tiling(puzzle, result.solutions[args.solution - 1], args.output, view=args.view,
+                  letters=not args.no_letters,
+                  title=f"{puzzle.name}, solution {args.solution}")
+    print(f"wrote {args.output}")
+    return 0

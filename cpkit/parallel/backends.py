@@ -1,0 +1,312 @@
+"""Where subproblems run: in this process, in local worker processes, or on a Dask cluster.
+
+Every backend has the same small interface, used by the coordinator (``runner``):
+``start(job)`` launches and warms the workers (each prepares the job once: front preparation,
+arrays, JIT cache load), ``ready()`` waits for them and returns their start-up figures,
+``submit(index, path, spec)`` queues a subproblem, ``poll(timeout)`` returns the finished
+``(index, Part)`` pairs, ``cancel()`` asks running subproblems to stop (they return partial,
+incomplete parts), ``close()`` ends the workers.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import pickle
+import queue
+import signal
+import time
+from collections import deque
+from typing import Any, Callable
+
+from ..errors import CpkitError, InputError
+from . import job as jobs
+from .protocol import Part, Path
+
+Finished = list[tuple[int, Part]]
+
+
+class InlineBackend:
+    """Subproblems one after another in this process (``--workers 1`` with a checkpoint)."""
+
+    workers = 1
+
+    def __init__(self, cancel: Callable[[], bool]):
+        self._cancel_flag = False
+        self._outer_cancel = cancel
+        self._queue: deque = deque()
+
+    def _cancelled(self) -> bool:
+        return self._cancel_flag or self._outer_cancel()
+
+    def start(self, job: jobs.Job) -> None:
+        self.job = job
+        self._warm = jobs.warm(job)
+
+    def ready(self) -> dict[str, float]:
+        return {"startup_seconds": self._warm["seconds"],
+                "jit_seconds": self._warm["jit_seconds"]}
+
+    def submit(self, index: int, path: Path, spec: jobs.TaskSpec) -> None:
+        self._queue.append((index, path, spec))
+
+    def poll(self, timeout: float) -> Finished:
+        if not self._queue or self._cancelled():
+            return []
+        index, path, spec = self._queue.popleft()
+        return [(index, jobs.solve_task(self.job, path, spec, self._cancelled))]
+
+    def cancel(self) -> None:
+        self._cancel_flag = True
+
+    def drain(self, timeout: float) -> Finished:
+        return []
+
+    def close(self) -> None:
+        self._queue.clear()
+
+
+# ---------------------------------------------------------------------------- local processes
+def _worker_main(job_bytes: bytes, tasks, results, stop, parent: int) -> None:
+    """A local worker process: prepare the job once, then solve subproblems until told to
+    stop, the queue says so (None), or the coordinator is gone (it was killed)."""
+    # The coordinator decides when to stop (a terminal's Ctrl-C or a group-wide SIGTERM reaches
+    # the workers too); a worker only ends on its own when the coordinator is gone.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+
+    def orphaned() -> bool:
+        return os.getppid() != parent
+
+    def cancel() -> bool:
+        return stop.is_set() or orphaned()
+
+    try:
+        job = pickle.loads(job_bytes)
+        results.put(("ready", os.getpid(), jobs.warm(job)))
+        while not cancel():
+            try:
+                task = tasks.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if task is None:
+                break
+            index, path, spec = task
+            if cancel():
+                break
+            results.put(("done", index, jobs.solve_task(job, path, spec, cancel)))
+    except CpkitError as exc:
+        results.put(("error", os.getpid(), str(exc)))
+    except BaseException as exc:                      # report, never hang the coordinator
+        results.put(("error", os.getpid(), f"{type(exc).__name__}: {exc}"))
+
+
+class LocalBackend:
+    """Worker processes on this machine (spawned, so safe on every platform and with numba)."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self._ctx = mp.get_context("spawn")
+        self._procs: list = []
+
+    def start(self, job: jobs.Job) -> None:
+        self._started = time.perf_counter()
+        self._tasks = self._ctx.Queue()
+        self._results = self._ctx.Queue()
+        self._stop = self._ctx.Event()
+        payload = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+        for _ in range(self.workers):
+            p = self._ctx.Process(target=_worker_main, daemon=True,
+                                  args=(payload, self._tasks, self._results, self._stop,
+                                        os.getpid()))
+            p.start()
+            self._procs.append(p)
+        self._early: Finished = []
+
+    def ready(self) -> dict[str, float]:
+        """Wait until every worker has prepared the job."""
+        jit = 0.0
+        pending = self.workers
+        while pending:
+            msg = self._get(timeout=1.0)
+            if msg is None:
+                continue
+            if msg[0] == "ready":
+                pending -= 1
+                jit = max(jit, msg[2]["jit_seconds"])
+        return {"startup_seconds": time.perf_counter() - self._started, "jit_seconds": jit}
+
+    def _get(self, timeout: float):
+        try:
+            msg = self._results.get(timeout=timeout)
+        except queue.Empty:
+            dead = [p for p in self._procs if p.exitcode is not None]
+            if dead:
+                raise CpkitError(f"a worker process died (exit status {dead[0].exitcode})")
+            return None
+        if msg[0] == "error":
+            raise CpkitError(f"a worker failed: {msg[2]}")
+        return msg
+
+    def submit(self, index: int, path: Path, spec: jobs.TaskSpec) -> None:
+        self._tasks.put((index, path, spec))
+
+    def poll(self, timeout: float) -> Finished:
+        out: Finished = []
+        msg = self._get(timeout)
+        while msg is not None:
+            if msg[0] == "done":
+                out.append((msg[1], msg[2]))
+            try:
+                msg = self._results.get_nowait()
+            except queue.Empty:
+                msg = None
+            else:
+                if msg[0] == "error":
+                    raise CpkitError(f"a worker failed: {msg[2]}")
+        return out
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def drain(self, timeout: float) -> Finished:
+        """After ``cancel``: the parts the workers still hand back (partial ones included)."""
+        out: Finished = []
+        end = time.perf_counter() + timeout
+        while any(p.is_alive() for p in self._procs) and time.perf_counter() < end:
+            try:
+                out.extend(self.poll(0.1))
+            except CpkitError:
+                break
+        try:
+            out.extend(self.poll(0.01))
+        except CpkitError:
+            pass
+        return out
+
+    def close(self) -> None:
+        self._stop.set()
+        for _ in self._procs:
+            try:
+                self._tasks.put_nowait(None)
+            except Exception:
+                pass
+        for p in self._procs:
+            p.join(timeout=2.0)
+            if p.is_alive():
+                p.terminate()
+                p.join(timeout=1.0)
+        for q in (self._tasks, self._results):
+            q.cancel_join_thread()
+            q.close()
+        self._procs = []
+
+
+# ---------------------------------------------------------------------------- Dask
+def _dask_import():
+    try:
+        import distributed
+    except ImportError:
+        raise InputError("the Dask backend needs the optional dependency: "
+                         "pip install 'cpkit[dask]'") from None
+    return distributed
+
+
+def _stop_event_name(job: jobs.Job) -> str:
+    return f"cpkit-stop-{job.key}"
+
+
+def _dask_warm(job: jobs.Job) -> dict[str, float]:
+    return jobs.warm(job)
+
+
+def _dask_solve(job: jobs.Job, index: int, path: Path, spec: jobs.TaskSpec) -> tuple[int, Part]:
+    """A subproblem on a Dask worker; polls the run's stop event at most once a second."""
+    import distributed
+
+    event = distributed.Event(_stop_event_name(job))
+    last = [0.0, False]
+
+    def cancel() -> bool:
+        now = time.monotonic()
+        if now - last[0] >= 1.0:
+            last[0] = now
+            last[1] = bool(event.is_set())
+        return last[1]
+
+    return index, jobs.solve_task(job, path, spec, cancel)
+
+
+class DaskBackend:
+    """Subproblems as tasks on a Dask distributed cluster (a ``Client`` or a scheduler address).
+    The job is scattered to every worker once; each worker prepares it once."""
+
+    #: How long to try reaching a scheduler given by address.
+    CONNECT_TIMEOUT = "10s"
+
+    def __init__(self, client: Any = None, address: str | None = None):
+        distributed = _dask_import()
+        self._own = client is None
+        if client is None:
+            try:
+                client = distributed.Client(address, timeout=self.CONNECT_TIMEOUT)
+            except (OSError, TimeoutError) as exc:
+                raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") \
+                    from None
+        self.client = client
+        self._futures: dict = {}
+        self.workers = max(1, len(client.scheduler_info().get("workers", {})))
+
+    def start(self, job: jobs.Job) -> None:
+        distributed = _dask_import()
+        self.job = job
+        self._started = time.perf_counter()
+        self._event = distributed.Event(_stop_event_name(job), client=self.client)
+        self._event.clear()
+        self._job_future = self.client.scatter(job, broadcast=True, hash=False)
+        self._warm = self.client.run(_dask_warm, job)
+
+    def ready(self) -> dict[str, float]:
+        jit = max((w["jit_seconds"] for w in self._warm.values()), default=0.0)
+        return {"startup_seconds": time.perf_counter() - self._started, "jit_seconds": jit}
+
+    def submit(self, index: int, path: Path, spec: jobs.TaskSpec) -> None:
+        fut = self.client.submit(_dask_solve, self._job_future, index, path, spec, pure=False,
+                                 key=f"cpkit-{self.job.key}-{index}")
+        self._futures[fut.key] = fut
+
+    def poll(self, timeout: float) -> Finished:
+        distributed = _dask_import()
+        if not self._futures:
+            time.sleep(min(timeout, 0.05))
+            return []
+        try:
+            distributed.wait(list(self._futures.values()), timeout=timeout,
+                             return_when="FIRST_COMPLETED")
+        except (TimeoutError, distributed.TimeoutError):
+            pass
+        out: Finished = []
+        for key, fut in list(self._futures.items()):
+            if fut.done():
+                del self._futures[key]
+                if fut.status == "error":
+                    raise CpkitError(f"a Dask task failed: {fut.exception()}")
+                out.append(fut.result())
+        return out
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    def drain(self, timeout: float) -> Finished:
+        out: Finished = []
+        end = time.perf_counter() + timeout
+        while self._futures and time.perf_counter() < end:
+            out.extend(self.poll(0.2))
+        return out
+
+    def close(self) -> None:
+        if self._futures:
+            self.client.cancel(list(self._futures.values()))
+        self._futures = {}
+        if self._own:
+            self.client.close()

@@ -1,0 +1,137 @@
+"""Checkpoint files of split runs: what is finished, what is pending, and for which puzzle.
+
+A checkpoint is one JSON object (docs/formats.md, "Checkpoint files"): the puzzle's path and the
+SHA-256 of its content, the options that shape the count, the split (depth and every
+subproblem's path), the figures of the frontier search, the figures of every *finished*
+subproblem, and the indices of the pending ones.  Only finished subproblems are recorded, so a
+run killed at any moment and resumed redoes the ones it was working on and counts every solution
+exactly once.
+
+Files are replaced atomically: written to a temporary file in the same directory, flushed and
+fsynced, then renamed over the old one (and the directory fsynced), so a crash or ``kill -9``
+while writing leaves either the previous checkpoint or the new one, never a torn file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import Any
+
+from ..errors import InputError
+from .protocol import Frontier, Part, Path
+
+FORMAT = "cpkit-checkpoint"
+VERSION = 1
+
+
+def model_identity(path: str | os.PathLike, index: int = 0) -> dict[str, Any]:
+    """How a checkpoint names its puzzle: absolute path, content hash, index in the file."""
+    data = FsPath(path).read_bytes()
+    return {"path": str(FsPath(path).resolve()), "sha256": hashlib.sha256(data).hexdigest(),
+            "index": index}
+
+
+def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options as JSON would give them back (so a loaded checkpoint compares equal)."""
+    return json.loads(json.dumps(options, sort_keys=True, default=str))
+
+
+@dataclass
+class Checkpoint:
+    model: dict[str, Any]
+    options: dict[str, Any]
+    depth: int
+    paths: list[Path]
+    above: Part
+    done: dict[int, Part] = field(default_factory=dict)
+    seconds: float = 0.0            # search time spent by the runs before this one
+
+    @classmethod
+    def start(cls, model: dict[str, Any], options: dict[str, Any], frontier: Frontier
+              ) -> "Checkpoint":
+        return cls(model, canonical_options(options), frontier.depth, frontier.paths,
+                   frontier.above)
+
+    @property
+    def pending(self) -> list[int]:
+        return [k for k in range(len(self.paths)) if k not in self.done]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "version": VERSION, "model": self.model,
+                "options": self.options, "seconds": round(self.seconds, 3),
+                "split": {"depth": self.depth, "paths": self.paths},
+                "above": self.above.to_json(),
+                "done": {str(k): p.to_json() for k, p in sorted(self.done.items())},
+                "pending": self.pending}
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Replace ``path`` atomically (see the module docstring)."""
+        target = FsPath(path)
+        directory = target.parent if str(target.parent) else FsPath(".")
+        text = json.dumps(self.to_json(), separators=(",", ":"))
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(text)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        try:
+            dfd = os.open(directory, os.O_RDONLY)
+        except OSError:
+            return
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> "Checkpoint":
+        try:
+            data = json.loads(FsPath(path).read_text())
+        except OSError as exc:
+            raise InputError(f"cannot read the checkpoint: {exc.strerror or exc}", str(path))
+        except (ValueError, UnicodeDecodeError):
+            raise InputError("not a cpkit checkpoint (the file is not valid JSON; was it cut "
+                             "short or edited?)", str(path)) from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise InputError("not a cpkit checkpoint", str(path))
+        if data.get("version") != VERSION:
+            raise InputError(f"checkpoint format version {data.get('version')} is not "
+                             f"supported (this cpkit reads version {VERSION})", str(path))
+        try:
+            split = data["split"]
+            paths = [[int(v) for v in p] for p in split["paths"]]
+            done = {int(k): Part.from_json(v) for k, v in data["done"].items()}
+            if any(not 0 <= k < len(paths) for k in done):
+                raise ValueError("a finished subproblem index is out of range")
+            return cls(dict(data["model"]), dict(data["options"]), int(split["depth"]), paths,
+                       Part.from_json(data["above"]), done, float(data.get("seconds", 0.0)))
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"corrupt checkpoint ({exc})", str(path)) from None
+
+    def check_matches(self, model: dict[str, Any], options: dict[str, Any],
+                      path: str | os.PathLike) -> None:
+        """Refuse to resume a checkpoint of another puzzle or other options."""
+        mine = self.model
+        same = all(mine.get(k) == model.get(k) for k in set(mine) | set(model) if k != "path")
+        if not same:
+            raise InputError(f"the checkpoint belongs to another puzzle ({mine.get('path')}, "
+                             f"sha256 {str(mine.get('sha256'))[:12]}...), not "
+                             f"{model.get('path')}", str(path))
+        theirs, ours = self.options, canonical_options(options)
+        if theirs != ours:
+            diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
+            shown = ", ".join(f"{k}={theirs.get(k)!r} (now {ours.get(k)!r})" for k in diff)
+            raise InputError(f"the checkpoint was made with other options: {shown}", str(path))

@@ -1,0 +1,75 @@
+"""What every worker receives once, and the per-process cache of prepared searches.
+
+A ``Job`` is the model and the options that shape its search; it is pickled to each worker
+(local process or Dask worker) once.  ``tree(job)`` prepares the engine's ``Splittable`` the
+first time a worker needs it (front preparation, compiled arrays, JIT load) and keeps it for
+every later subproblem of the same job, so no subproblem pays for a model rebuild.  The cache
+is per thread because a prepared tree reuses one search state (Dask may run tasks of one worker
+in several threads).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..search import jit
+from . import splitter
+from .protocol import Part, Path
+
+
+@dataclass
+class Job:
+    family: str
+    engine: str
+    model: Any
+    options: dict[str, Any]
+    key: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """How to search one subproblem: keep solutions?  stop after ``limit`` counted solutions,
+    at wall-clock time ``deadline`` (``time.time()``)?"""
+
+    store: bool = False
+    limit: int | None = None
+    deadline: float | None = None
+
+    def time_left(self) -> float | None:
+        if self.deadline is None:
+            return None
+        return max(self.deadline - time.time(), 1e-3)
+
+
+_local = threading.local()
+
+
+def tree(job: Job):
+    """The prepared ``Splittable`` of ``job`` in this thread (built on first use)."""
+    cache = getattr(_local, "trees", None)
+    if cache is None:
+        cache = _local.trees = {}
+    found = cache.get(job.key)
+    if found is None:
+        prepare = splitter(job.family, job.engine)
+        found = cache[job.key] = prepare(job.model, job.options)
+    return found
+
+
+def warm(job: Job) -> dict[str, float]:
+    """Prepare ``job`` in this worker; returns the seconds it took and the JIT part of them."""
+    start = time.perf_counter()
+    before = jit.warmed_seconds()
+    tree(job)
+    return {"seconds": time.perf_counter() - start,
+            "jit_seconds": jit.warmed_seconds() - before}
+
+
+def solve_task(job: Job, path: Path, spec: TaskSpec,
+               cancel: Callable[[], bool] | None = None) -> Part:
+    return tree(job).solve(path, store=spec.store, limit=spec.limit,
+                           time_limit=spec.time_left(), cancel=cancel)

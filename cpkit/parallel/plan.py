@@ -1,0 +1,96 @@
+"""Choosing where to split, and Knuth's tree-size estimates.
+
+Knuth's estimator ("Estimating the efficiency of backtrack programs", 1975): walk one random
+path from a node, choosing each branch uniformly; the product of the branching degrees along
+the path, summed level by level, is an unbiased estimate of the number of nodes below it.  The
+seed's variant (Busche's Monte-Carlo runs) stops the walk when R pieces remain and searches the
+rest exhaustively; multiplied by the product of the degrees above, that is also unbiased, with a
+much smaller variance, at the price of the exhaustive part.
+
+Uses here: the size of the whole tree (``--monte-carlo``, and how many subproblems to make), the
+size of each subproblem (largest first for load balance; the progress line's time left).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from .protocol import Frontier, Path
+
+#: Aim for subproblems of about this many nodes (DLX places ~0.3-1 M options per second), so
+#: that a worker's last subproblem is short and an interrupted one costs little to redo.
+NODES_PER_SUBPROBLEM = 200_000
+#: At least this many subproblems per worker, whatever the estimate (load balance).
+MIN_PER_WORKER = 16
+MAX_SUBPROBLEMS = 20_000
+#: Probes spent on estimating the subproblems' sizes, in total.
+ORDER_PROBES = 4000
+
+
+@dataclass
+class Estimate:
+    """Mean and standard error of Knuth's estimator over ``probes`` walks."""
+
+    probes: int
+    nodes: float
+    nodes_error: float
+    solutions: float
+    solutions_error: float
+    seconds: float
+    exhaustive_nodes: int = 0
+
+
+def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | None = None
+             ) -> Estimate:
+    """Knuth's estimate of the subtree below ``path`` from ``probes`` random walks (seeded,
+    so repeatable); with ``stop_depth`` the walks end there and the rest is searched."""
+    rng = np.random.default_rng(seed)
+    nodes = np.zeros(probes)
+    sols = np.zeros(probes)
+    searched = 0
+    start = time.perf_counter()
+    for k in range(probes):
+        probe = tree.probe(path, rng.random(tree.max_depth + 1).tolist(), stop_depth)
+        nodes[k], sols[k] = probe.estimate()
+        searched += probe.nodes
+    seconds = time.perf_counter() - start
+
+    def err(a: np.ndarray) -> float:
+        return float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else math.inf
+
+    return Estimate(probes, float(nodes.mean()), err(nodes), float(sols.mean()), err(sols),
+                    seconds, searched)
+
+
+def subproblem_target(tree, workers: int, seed: int = 0) -> tuple[int, float]:
+    """How many subproblems to make, from a quick estimate of the whole tree; also returns that
+    estimate (nodes)."""
+    whole = estimate(tree, [], 200, seed)
+    wanted = int(whole.nodes / NODES_PER_SUBPROBLEM)
+    return max(MIN_PER_WORKER * workers, min(MAX_SUBPROBLEMS, wanted)), whole.nodes
+
+
+def split(tree, target: int, store: bool) -> Frontier:
+    """The shallowest frontier with at least ``target`` open subproblems (or the deepest one
+    that exists if the tree is too small)."""
+    depth = 1
+    frontier = tree.frontier(depth, store)
+    while len(frontier.paths) < target and frontier.paths and depth < tree.max_depth:
+        depth += 1
+        deeper = tree.frontier(depth, store)
+        if not deeper.paths:
+            break
+        frontier = deeper
+    return frontier
+
+
+def subproblem_sizes(tree, paths: list[Path], seed: int = 0) -> list[float]:
+    """Estimated nodes below each path (a few probes each)."""
+    if not paths:
+        return []
+    per = max(1, min(16, ORDER_PROBES // len(paths)))
+    return [max(1.0, estimate(tree, p, per, seed + k).nodes) for k, p in enumerate(paths)]

@@ -1,0 +1,75 @@
+"""The progress line of a split run, on standard error when it is a terminal.
+
+One line rewritten in place: a bar of subproblems done / total, solutions so far, nodes per
+second, and the time left.  The time left comes from Knuth estimates of the pending subproblems'
+sizes, corrected by how the finished ones compared with their estimates (a ratio estimator), at
+the node rate measured so far; it sharpens as subproblems finish.  Written by hand rather than
+with a progress-bar library: the line's fields are ours, and a library's time left (from the rate
+of finished items) would mislead on subproblems of very different sizes.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from typing import TextIO
+
+REFRESH_SECONDS = 0.25
+BAR = 20
+
+
+def _duration(seconds: float) -> str:
+    if seconds != seconds or seconds == float("inf"):
+        return "?"
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}h{m:02d}m" if h else (f"{m}m{s:02d}s" if m else f"{s}s")
+
+
+class Progress:
+    def __init__(self, total: int, estimates: list[float], enabled: bool,
+                 stream: TextIO | None = None):
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.total = total
+        self.estimates = estimates
+        self.start = time.perf_counter()
+        self._last = 0.0
+        self._shown = False
+
+    def update(self, done: set[int], solutions: int, nodes: int, force: bool = False) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if not force and now - self._last < REFRESH_SECONDS:
+            return
+        self._last = now
+        elapsed = now - self.start
+        rate = nodes / elapsed if elapsed > 0 else 0.0
+        line = (f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
+                f"{solutions:,} solutions  {rate / 1e6:.2f} M nodes/s  "
+                f"left ~{_duration(self.time_left(done, nodes, rate))}")
+        width = shutil.get_terminal_size((100, 20)).columns - 1
+        self.stream.write("\r" + line[:width].ljust(width))
+        self.stream.flush()
+        self._shown = True
+
+    def _bar(self, done: int) -> str:
+        filled = int(BAR * done / self.total) if self.total else BAR
+        return "#" * filled + "." * (BAR - filled)
+
+    def time_left(self, done: set[int], nodes: int, rate: float) -> float:
+        """Pending estimated nodes, scaled by actual/estimated on the finished subproblems."""
+        if rate <= 0:
+            return float("inf")
+        est_done = sum(self.estimates[k] for k in done)
+        est_pending = sum(e for k, e in enumerate(self.estimates) if k not in done)
+        scale = nodes / est_done if est_done > 0 and nodes > 0 else 1.0
+        return est_pending * scale / rate
+
+    def close(self) -> None:
+        if self.enabled and self._shown:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,139 @@
+"""What a resumable engine implements to take part in split runs, and the records it exchanges.
+
+A *split run* cuts an engine's search tree at a depth: the part above is searched once (the
+*frontier* search, which stops at every node of that depth), each node at the depth is an open
+*subproblem* searched on its own, possibly in another process or on another machine, and the
+figures of all parts are summed.  Nothing is estimated or deduplicated: the parts are disjoint
+and together make up the whole tree, so counts and per-level statistics equal the sequential
+run's exactly (docs/architecture.md, "Split runs").
+
+A subproblem is a ``Path``: the branch taken at each level from the root, as the engine's own
+small integers (DLX: the option placed at each depth).  Under a deterministic engine and the same
+prepared model the path determines the node completely, including anything the engine hid on
+the way (DLX's tweaked options of repeated pieces).  Paths are plain lists of ints: picklable,
+JSON-able, a few dozen bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Protocol
+
+from ..result import Result
+
+Path = list[int]
+
+
+@dataclass
+class Part:
+    """The figures of one searched part of the tree (the frontier search or one subproblem).
+
+    ``fits`` is indexed by depth (the engine's levels); ``extra`` holds engine counters that add
+    up (e.g. DLX's trigger backtracks).  ``solutions`` holds engine-native solutions (lists of
+    ints) when they were asked for.  Parts merge by addition (``add``)."""
+
+    count: int = 0                   # solutions that count under the counting mode
+    found: int = 0                   # solutions the engine found (before the counting check)
+    nodes: int = 0
+    fits: list[int] = field(default_factory=list)
+    extra: dict[str, int] = field(default_factory=dict)
+    complete: bool = True
+    seconds: float = 0.0
+    solutions: list[list[int]] = field(default_factory=list)
+    cpu_seconds: float = 0.0         # CPU time of the searching thread (robust to time-sharing)
+    worker: str = ""                 # which worker searched it (host:pid)
+
+    def add(self, other: "Part") -> None:
+        self.count += other.count
+        self.found += other.found
+        self.nodes += other.nodes
+        if len(other.fits) > len(self.fits):
+            self.fits.extend([0] * (len(other.fits) - len(self.fits)))
+        for k, v in enumerate(other.fits):
+            self.fits[k] += v
+        for k, v in other.extra.items():
+            self.extra[k] = self.extra.get(k, 0) + v
+        self.complete = self.complete and other.complete
+        self.seconds += other.seconds
+        self.cpu_seconds += other.cpu_seconds
+        self.solutions.extend(other.solutions)
+
+    def to_json(self) -> dict[str, Any]:
+        """For checkpoints: everything but the solutions (checkpointed runs count only)."""
+        out = asdict(self)
+        del out["solutions"]
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Part":
+        return cls(count=int(data["count"]), found=int(data["found"]), nodes=int(data["nodes"]),
+                   fits=[int(v) for v in data["fits"]],
+                   extra={str(k): int(v) for k, v in data["extra"].items()},
+                   complete=bool(data["complete"]), seconds=float(data["seconds"]),
+                   cpu_seconds=float(data.get("cpu_seconds", 0.0)),
+                   worker=str(data.get("worker", "")))
+
+
+@dataclass
+class Frontier:
+    """The outcome of a frontier search at ``depth``: the open subproblems in depth-first order,
+    the part above them, and where the solutions found above the depth fall in that order
+    (``shallow[k]`` = (number of subproblems before it, solution)) so that merged solutions come
+    out in the sequential order."""
+
+    depth: int
+    paths: list[Path]
+    above: Part
+    shallow: list[tuple[int, list[int]]] = field(default_factory=list)
+
+
+@dataclass
+class Probe:
+    """One random descent (Knuth's estimator): the branching degree at each level of the path,
+    and what the exhaustively searched part at its end (if any) holds.  ``nodes``, ``count``
+    hold the subtree's figures, or for a probe that ended at a solution ``count`` is 1 if it
+    counts."""
+
+    degrees: list[int]
+    nodes: int = 0
+    count: int = 0
+
+    def estimate(self) -> tuple[float, float]:
+        """(nodes, counted solutions) of the probed tree, as Knuth's unbiased estimator."""
+        nodes, weight = 0.0, 1.0
+        for d in self.degrees:
+            weight *= d
+            nodes += weight
+        return nodes + weight * self.nodes, weight * self.count
+
+
+class Splittable(Protocol):
+    """A prepared, deterministic search of one model that can be split into subtrees.
+
+    Built by the engine's ``prepare(model, options)`` (registered in ``cpkit.parallel.SPLITTERS``)
+    identically in every process; everything it returns is picklable and JSON-able.
+    """
+
+    #: A finished result when no search is needed (e.g. a parity proof), else None.
+    proof: Result | None
+    #: The deepest level a path can have.
+    max_depth: int
+
+    def frontier(self, depth: int, store: bool) -> Frontier:
+        """Search the tree above ``depth``; stop at every open node of that depth."""
+
+    def solve(self, path: Path, *, store: bool, limit: int | None, time_limit: float | None,
+              cancel: Callable[[], bool] | None) -> Part:
+        """Search the subtree below ``path`` (and nothing else) until done, ``limit`` counted
+        solutions, ``time_limit`` seconds or ``cancel()``; ``Part.complete`` says which."""
+
+    def probe(self, path: Path, rand: list[float], stop_depth: int | None) -> Probe:
+        """Descend from ``path`` at random (``rand[l]`` in [0, 1) picks the branch at depth l);
+        at ``stop_depth`` (if given) search the subtree there exhaustively."""
+
+    def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
+               jit_seconds: float, solutions: list[list[int]]) -> Result:
+        """The engine's ``Result`` for merged figures (as its sequential run would report)."""
+
+    def decode(self, solution: list[int]) -> Any:
+        """An engine-native solution as the model's solution object (a ``Tiling``, ...)."""

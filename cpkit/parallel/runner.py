@@ -1,0 +1,355 @@
+"""The coordinator of a split run: split, hand out, collect, checkpoint, merge.
+
+``run`` is what ``cpkit.solve(..., workers=...)`` and the CLI's ``--workers`` / ``--scheduler``
+/ ``--checkpoint`` / ``--resume`` call.  It decides whether a split run is worth it, prepares the
+model once here (the frontier search runs in this process while the workers start), estimates
+each subproblem's size so the largest go first, and merges the figures of every part in the
+depth-first order of the subproblems, so that counts, statistics and the order of solutions are
+those of the sequential run.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from typing import Any, Callable
+
+from ..errors import EngineUnavailable, InputError
+from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
+from . import backends, plan, splitter
+from .checkpoint import Checkpoint
+from .job import Job, TaskSpec, tree as prepared_tree
+from .progress import Progress
+from .protocol import Frontier, Part
+
+#: Without an explicit ``workers``, trees estimated smaller than this are searched in this
+#: process: starting worker processes would cost more than it saves.
+AUTO_MIN_NODES = 500_000
+POLL_SECONDS = 0.2
+
+
+class StopSignals:
+    """While active, SIGINT and SIGTERM set ``raised`` instead of killing the coordinator; a
+    second SIGINT raises KeyboardInterrupt as usual."""
+
+    def __init__(self) -> None:
+        self.raised: str | None = None
+        self._previous: dict[int, Any] = {}
+
+    def __enter__(self) -> "StopSignals":
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._previous[sig] = signal.getsignal(sig)
+                signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        if self.raised and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        self.raised = signal.Signals(signum).name
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+
+def resolve_workers(workers: int | None) -> int:
+    if workers is None:
+        return os.cpu_count() or 1
+    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
+        raise InputError(f"workers must be a whole number >= 1, got {workers!r}")
+    return workers
+
+
+def run(model: Any, *, engine: str = "auto", workers: int | None = None, client: Any = None,
+        scheduler: str | None = None, limit: int | None = None,
+        time_limit: float | None = None, count_only: bool = False,
+        on_solution: Callable[[Any], None] | None = None, checkpoint: str | None = None,
+        resume: str | None = None, checkpoint_every: float = 60.0, progress: bool = False,
+        source: dict[str, Any] | None = None, subproblems: int | None = None,
+        **options: Any) -> Result:
+    """Solve ``model`` like ``cpkit.search.solve``, split over ``workers`` processes (None: all
+    cores, but small trees stay in this process), a Dask ``client`` or ``scheduler`` address.
+
+    ``checkpoint``: file to write finished/pending subproblems to, every ``checkpoint_every``
+    seconds and when stopped; ``resume``: a checkpoint to continue (``source`` identifies the
+    puzzle file, see ``checkpoint.model_identity``).  ``subproblems``: how many to aim for
+    (default: from a tree-size estimate).  ``progress``: draw the progress line on stderr.
+    """
+    from ..search import AUTO, family_of
+    from ..search import solve as sequential
+
+    family = family_of(model)
+    name = AUTO.get(family, engine) if engine == "auto" else engine
+    n_workers = resolve_workers(workers)
+    distributed = client is not None or scheduler is not None
+    durable = checkpoint is not None or resume is not None
+    prepare = splitter(family, name)
+    streaming = {} if on_solution is None else {"on_solution": on_solution}
+    if prepare is None:
+        if distributed or durable or (workers or 1) > 1:
+            raise EngineUnavailable(f"the {name} engine cannot split its search; use "
+                                    f"--workers 1 (no checkpoint, no scheduler)")
+        return sequential(model, engine=name, limit=limit, time_limit=time_limit,
+                          count_only=count_only, **streaming, **options)
+    if durable and not count_only:
+        raise InputError("--checkpoint and --resume apply to counting runs (--count-only)")
+    if durable and source is None:
+        raise InputError("checkpoints need the puzzle as a file path (to record its identity)")
+    if subproblems is not None and subproblems < 1:
+        raise InputError(f"subproblems must be at least 1, got {subproblems}")
+    if time_limit is not None and not time_limit > 0:
+        raise InputError(f"--time-limit must be positive, got {time_limit}")
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    plain = workers == 1 and not distributed and not durable
+    if plain or (workers is None and not distributed and not durable and limit is not None):
+        return sequential(model, engine=name, limit=limit, time_limit=time_limit,
+                          count_only=count_only, **streaming, **options)
+
+    with StopSignals() as signals:      # a Ctrl-C while preparing still gets a report
+        job = Job(family, name, model, options)
+        tree = prepared_tree(job)
+        if tree.proof is not None:
+            return tree.proof
+        small = False
+        if workers is None and not distributed and not durable and not signals.raised:
+            small = plan.estimate(tree, [], 200).nodes < AUTO_MIN_NODES
+        if signals.raised:
+            return tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
+                               jit_seconds=0.0, solutions=[])
+        if small:
+            return _in_process(tree, limit, time_limit, count_only, on_solution)
+        return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
+                           count_only, on_solution, checkpoint, resume, checkpoint_every,
+                           progress, source, subproblems).run(signals)
+
+
+def _in_process(tree, limit, time_limit, count_only, on_solution) -> Result:
+    """The whole tree as one subproblem, here (the sequential run through the same code)."""
+    part = tree.solve([], store=not count_only, limit=limit, time_limit=time_limit)
+    reason = COMPLETE if part.complete else (
+        LIMIT if limit is not None and part.count >= limit else
+        TIME_LIMIT if time_limit is not None and part.seconds >= time_limit else INTERRUPTED)
+    result = tree.result(part, complete=part.complete, stop_reason=reason,
+                         seconds=part.seconds, jit_seconds=0.0, solutions=part.solutions)
+    return _emit(result, on_solution)
+
+
+def _emit(result: Result, on_solution) -> Result:
+    if on_solution is not None:
+        for s in result.solutions:
+            on_solution(s)
+        result.solutions = []
+    return result
+
+
+class Coordinator:
+    def __init__(self, job: Job, tree, workers: int, client, scheduler, limit, time_limit,
+                 count_only, on_solution, checkpoint, resume, checkpoint_every, progress,
+                 source, subproblems):
+        self.job, self.tree, self.workers = job, tree, workers
+        self.client, self.scheduler = client, scheduler
+        self.limit, self.time_limit = limit, time_limit
+        self.store = not count_only
+        self.on_solution = on_solution
+        self.checkpoint_file, self.resume_file = checkpoint, resume
+        self.checkpoint_every = checkpoint_every
+        self.show_progress = progress
+        self.source = source
+        self.subproblems = subproblems
+
+    def _recorded_options(self) -> dict[str, Any]:
+        """What a checkpoint must agree on: the engine and every option shaping its search."""
+        return dict(self.job.options, engine=self.job.engine)
+
+    def _backend(self, signals: StopSignals):
+        if self.client is not None or self.scheduler is not None:
+            return backends.DaskBackend(self.client, self.scheduler)
+        if self.workers == 1:
+            return backends.InlineBackend(lambda: signals.raised is not None)
+        return backends.LocalBackend(self.workers)
+
+    def _split(self, workers: int) -> tuple[Frontier, Checkpoint | None]:
+        """The subproblems: from the checkpoint being resumed, or a fresh split."""
+        if self.resume_file is not None:
+            ck = Checkpoint.load(self.resume_file)
+            ck.check_matches(self.source, self._recorded_options(), self.resume_file)
+            return Frontier(ck.depth, ck.paths, ck.above), ck
+        target = self.subproblems or plan.subproblem_target(self.tree, workers)[0]
+        frontier = plan.split(self.tree, target, self.store)
+        ck = None
+        if self.checkpoint_file is not None:
+            ck = Checkpoint.start(self.source, self._recorded_options(), frontier)
+        return frontier, ck
+
+    def run(self, signals: StopSignals) -> Result:
+        backend = self._backend(signals)
+        try:
+            backend.start(self.job)
+            return self._run(backend, signals)
+        finally:
+            backend.close()
+
+    def _run(self, backend, signals: StopSignals) -> Result:
+        # While the workers start: split, and (for the progress line) estimate each
+        # subproblem's size.  Depth-first order balances well already (docs/architecture.md);
+        # with estimates at hand, the largest go first.
+        split_start = time.perf_counter()
+        frontier, ck = self._split(backend.workers)
+        done: dict[int, Part] = dict(ck.done) if ck is not None else {}
+        pending = [k for k in range(len(frontier.paths)) if k not in done]
+        sizes = [1.0] * len(frontier.paths)
+        if self.show_progress:
+            sizes = plan.subproblem_sizes(self.tree, frontier.paths)
+            pending.sort(key=lambda k: -sizes[k])
+        plan_seconds = time.perf_counter() - split_start
+        # The frontier search is part of the search; the rest of the planning is start-up.
+        split_seconds = frontier.above.seconds if ck is None or self.resume_file is None else 0.0
+        if ck is not None and self.checkpoint_file is not None:
+            ck.save(self.checkpoint_file)
+        started = backend.ready()
+
+        start = time.perf_counter()
+        deadline = None if self.time_limit is None else time.time() + self.time_limit
+        spec = TaskSpec(self.store, self.limit, deadline)
+        for k in pending:
+            backend.submit(k, frontier.paths[k], spec)
+        partial: dict[int, Part] = {}
+        bar = Progress(len(frontier.paths), sizes, self.show_progress)
+        last_save = time.perf_counter()
+        reason = COMPLETE
+
+        def collect(finished) -> None:
+            for k, part in finished:
+                (done if part.complete else partial)[k] = part
+                if ck is not None:
+                    ck.done = {i: p for i, p in done.items()}
+
+        try:
+            while len(done) < len(frontier.paths):
+                collect(backend.poll(POLL_SECONDS))
+                if partial and not signals.raised:
+                    reason = self._why_partial(partial)
+                    break
+                if self._limit_reached(frontier, done):
+                    reason = LIMIT
+                    break
+                if signals.raised:
+                    reason = INTERRUPTED
+                    break
+                if deadline is not None and time.time() >= deadline:
+                    reason = TIME_LIMIT
+                    break
+                now = time.perf_counter()
+                if ck is not None and now - last_save >= self.checkpoint_every:
+                    ck.seconds = self._previous(ck) + split_seconds + (now - start)
+                    ck.save(self.checkpoint_file)
+                    last_save = now
+                bar.update(set(done), frontier.above.count + sum(p.count for p in done.values()),
+                           sum(p.nodes for p in done.values()))
+            if len(done) < len(frontier.paths):
+                backend.cancel()
+                collect(backend.drain(10.0))
+        finally:
+            bar.close()
+            if ck is not None and self.checkpoint_file is not None:
+                ck.done = dict(done)
+                ck.seconds = self._previous(ck) + split_seconds + (time.perf_counter() - start)
+                ck.save(self.checkpoint_file)
+        if signals.raised:
+            reason = INTERRUPTED
+        seconds = split_seconds + (time.perf_counter() - start)
+        started["plan_seconds"] = plan_seconds
+        return self._merge(frontier, done, partial, reason, seconds, split_seconds, started,
+                           backend, ck)
+
+    def _previous(self, ck: Checkpoint) -> float:
+        if not hasattr(self, "_resumed_seconds"):
+            self._resumed_seconds = ck.seconds if self.resume_file is not None else 0.0
+        return self._resumed_seconds
+
+    def _why_partial(self, partial: dict[int, Part]) -> str:
+        """A subproblem came back unfinished though nobody asked: a limit, the deadline, or a
+        Ctrl-C that reached the worker directly (a terminal signals the whole group)."""
+        if self.limit is not None and any(p.count >= self.limit for p in partial.values()):
+            return LIMIT
+        if self.time_limit is not None:
+            return TIME_LIMIT
+        return INTERRUPTED
+
+    def _limit_reached(self, frontier: Frontier, done: dict[int, Part]) -> bool:
+        """Whether the subproblems finished so far, taken in depth-first order from the first,
+        already hold ``limit`` solutions (so the first ``limit`` are those of a sequential
+        run)."""
+        if self.limit is None:
+            return False
+        total = 0
+        shallow = _shallow_by_position(frontier)
+        for k in range(len(frontier.paths)):
+            total += len(shallow.get(k, ()))
+            if total >= self.limit:
+                return True
+            if k not in done:
+                return False
+            total += done[k].count
+        return total >= self.limit
+
+    def _merge(self, frontier: Frontier, done, partial, reason, seconds, split_seconds, started,
+               backend, ck) -> Result:
+        total = Part()
+        total.add(frontier.above)
+        total.solutions = []
+        parts = dict(partial)
+        parts.update(done)
+        for part in parts.values():
+            total.add(part)
+        complete = len(done) == len(frontier.paths) and frontier.above.complete
+        if complete:
+            reason = COMPLETE
+        solutions = _ordered_solutions(frontier, parts) if self.store else []
+        if self.limit is not None:
+            solutions = solutions[:self.limit]
+            total.count = min(total.count, self.limit)
+            if total.count >= self.limit:
+                reason, complete = LIMIT, False
+        per_worker: dict[str, float] = {}
+        for part in parts.values():
+            per_worker[part.worker] = per_worker.get(part.worker, 0.0) + part.cpu_seconds
+        previous = self._previous(ck) if ck is not None else 0.0
+        result = self.tree.result(total, complete=complete, stop_reason=reason,
+                                  seconds=previous + seconds,
+                                  jit_seconds=started.get("jit_seconds", 0.0),
+                                  solutions=solutions)
+        result.stats.extra.update({
+            "workers": backend.workers, "backend": type(backend).__name__,
+            "subproblems": len(frontier.paths), "split_depth": frontier.depth,
+            "subproblems_done": len(done), "split_seconds": round(split_seconds, 6),
+            "busy_seconds": round(sum(p.seconds for p in parts.values()), 6),
+            "cpu_seconds": round(frontier.above.cpu_seconds + sum(per_worker.values()), 6),
+            "critical_cpu_seconds": round(frontier.above.cpu_seconds +
+                                          max(per_worker.values(), default=0.0), 6),
+            "plan_seconds": round(started["plan_seconds"], 6),
+            "startup_seconds": round(started.get("startup_seconds", 0.0), 6)})
+        return _emit(result, self.on_solution)
+
+
+def _shallow_by_position(frontier: Frontier) -> dict[int, list[list[int]]]:
+    out: dict[int, list[list[int]]] = {}
+    for pos, sol in frontier.shallow:
+        out.setdefault(pos, []).append(sol)
+    return out
+
+
+def _ordered_solutions(frontier: Frontier, parts: dict[int, Part]) -> list[list[int]]:
+    """Every solution in the order of the sequential search: those found above the split
+    depth where they fall between subproblems, each subproblem's in its own order."""
+    shallow = _shallow_by_position(frontier)
+    out: list[list[int]] = []
+    for k in range(len(frontier.paths) + 1):
+        out.extend(shallow.get(k, ()))
+        if k in parts:
+            out.extend(parts[k].solutions)
+    return out

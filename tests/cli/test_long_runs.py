@@ -1,0 +1,187 @@
+"""Long runs from the command line: kill -9 and Ctrl-C at random moments, resumed each time,
+give exactly the uninterrupted count; options and their errors; Monte-Carlo; pictures."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, TILING
+
+PENT = str(TILING / "pentominoes_10x6.txt")
+#: 10x6 pentominoes up to rotation with the volume filter: 2,339 solutions and 768,356 fits
+#: (FILA Table 1, P2), in about two seconds of search.
+PENT_COUNT, PENT_FITS = 2339, 768_356
+SPLIT = ["--workers", "2", "--subproblems", "200", "--count-only", "--json"]
+
+
+def cpkit(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cpkit", *args]
+
+
+def start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen(cpkit(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=ROOT)
+
+
+def summary(out: str) -> dict:
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def checkpointed(ck: Path) -> list[str]:
+    resume = ["--resume", str(ck)] if ck.exists() else []
+    return ["--checkpoint", str(ck), "--checkpoint-every", "0.1", *resume]
+
+
+def done_count(ck: Path) -> int:
+    try:
+        return len(json.loads(ck.read_text())["done"])
+    except (OSError, ValueError):
+        return -1
+
+
+def test_sigkill_at_random_moments_then_resume_gives_the_exact_count(tmp_path):
+    ck = tmp_path / "pent.ck"
+    rng = random.Random(2024)
+    for _ in range(4):
+        before = ck.stat().st_mtime_ns if ck.exists() else None
+        proc = start("tile", PENT, *SPLIT, *checkpointed(ck))
+        # Once this run has split (its first checkpoint write), kill it at a random moment:
+        # while workers start, search, or the checkpoint is being rewritten (every 0.1 s).
+        deadline = time.time() + 120
+        while proc.poll() is None and time.time() < deadline and \
+                (not ck.exists() or ck.stat().st_mtime_ns == before):
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0.0, 4.0))
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+    assert ck.exists(), "no checkpoint was written before the kills"
+    proc = start("tile", PENT, *SPLIT, *checkpointed(ck))
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    result = summary(out)
+    assert result["complete"] and result["solutions"] == PENT_COUNT
+    assert result["fits"] == PENT_FITS
+    data = json.loads(ck.read_text())
+    assert not data["pending"] and len(data["done"]) == len(data["split"]["paths"])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_writes_a_checkpoint_and_reports_then_resume_finishes(tmp_path, sig):
+    ck = tmp_path / "pent.ck"
+    proc = start("tile", PENT, *SPLIT, *checkpointed(ck))
+    deadline = time.time() + 120
+    while done_count(ck) < 5 and proc.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    partial = summary(out)
+    if partial["complete"]:
+        pytest.skip("the run finished before the signal arrived (a very fast machine)")
+    assert proc.returncode == 130, err
+    assert partial["stop_reason"] == "interrupted"
+    assert 0 <= partial["solutions"] <= PENT_COUNT
+    data = json.loads(ck.read_text())
+    assert data["pending"]
+    proc = start("tile", PENT, *SPLIT, *checkpointed(ck))
+    out, err = proc.communicate(timeout=300)
+    result = summary(out)
+    assert proc.returncode == 0, err
+    assert result["solutions"] == PENT_COUNT and result["fits"] == PENT_FITS
+
+
+def run_cli(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run(cpkit(*args), capture_output=True, text=True, cwd=cwd)
+
+
+def one_line_error(proc: subprocess.CompletedProcess, *words: str) -> None:
+    assert proc.returncode == 2, proc.stderr
+    lines = [line for line in proc.stderr.strip().splitlines()
+             if not line.startswith("cpkit: compiling")]     # a cold or slow cache load
+    assert len(lines) == 1 and lines[0].startswith("cpkit: error:"), proc.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+def test_bad_long_run_options_are_one_line_errors(tmp_path):
+    soma = str(TILING / "somacube.txt")
+    one_line_error(run_cli("tile", soma, "--count-only", "--workers", "0"), "workers")
+    one_line_error(run_cli("tile", soma, "--checkpoint", str(tmp_path / "x")), "--count-only")
+    one_line_error(run_cli("tile", soma, "--count-only", "--resume", str(tmp_path / "none")),
+                   "cannot read")
+    corrupt = tmp_path / "corrupt.ck"
+    corrupt.write_text('{"format": "cpkit-checkpoint", "vers')
+    one_line_error(run_cli("tile", soma, "--count-only", "--resume", str(corrupt)), "JSON")
+    ck = tmp_path / "soma.ck"
+    ok = run_cli("tile", soma, "--count-only", "--unique", "raw", "--workers", "1",
+                 "--checkpoint", str(ck), "--json")
+    assert ok.returncode == 0 and summary(ok.stdout)["solutions"] == 11520
+    one_line_error(run_cli("tile", str(TILING / "pentominoes_20x3.txt"), "--count-only",
+                           "--resume", str(ck)), "another puzzle")
+    one_line_error(run_cli("tile", soma, "--count-only", "--unique", "mirror", "--resume",
+                           str(ck)), "other options")
+    one_line_error(run_cli("tile", soma, "--count-only", "--engine", "cpsat", "--workers", "2"),
+                   "cannot split")
+    one_line_error(run_cli("tile", soma, "--render", str(tmp_path / "x.gif")), ".png")
+
+
+def test_resuming_a_finished_checkpoint_reports_the_count(tmp_path):
+    soma = str(TILING / "somacube.txt")
+    ck = tmp_path / "soma.ck"
+    args = ["tile", soma, "--count-only", "--unique", "raw", "--workers", "1", "--json"]
+    first = summary(run_cli(*args, "--checkpoint", str(ck)).stdout)
+    again = summary(run_cli(*args, "--resume", str(ck)).stdout)
+    assert first["solutions"] == again["solutions"] == 11520
+    assert first["fits"] == again["fits"]
+
+
+def test_cover_with_two_workers_counts_like_one(tmp_path):
+    """A dlx1 file: the 10x6 pentomino matrix, split over two worker processes."""
+    from cpkit.io.dlx_format import write_dlx
+    from cpkit.io.polycube import read_polycube
+
+    puzzle = read_polycube(TILING / "pentominoes_20x3.txt")[0]
+    path = tmp_path / "p20x3.dlx"
+    with open(path, "w") as fh:
+        write_dlx(puzzle.exact_cover(), fh)
+    one = summary(run_cli("cover", str(path), "--count-only", "--workers", "1", "--json").stdout)
+    two = summary(run_cli("cover", str(path), "--count-only", "--workers", "2",
+                          "--subproblems", "40", "--json").stdout)
+    assert one["solutions"] == two["solutions"] == 8
+    assert one["fits"] == two["fits"] and two["subproblems"] >= 40
+
+
+def test_monte_carlo_estimates_without_solving():
+    proc = run_cli("tile", str(TILING / "somacube.txt"), "--unique", "raw", "--monte-carlo",
+                   "3000", "--json")
+    assert proc.returncode == 0, proc.stderr
+    est = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "solutions" not in est
+    # 145,450 fits and 11,520 solutions; the estimate is within four standard errors.
+    assert abs(est["estimated_nodes"] - 145_450) < 4 * est["nodes_error"]
+    assert abs(est["estimated_solutions"] - 11_520) < 4 * est["solutions_error"]
+    text = run_cli("tile", str(TILING / "pentominoes_10x6.txt"), "--monte-carlo", "20",
+                   "--mc-remaining", "6")
+    assert text.returncode == 0 and "nodes/s" in text.stdout
+
+
+@pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
+def test_render_writes_pictures(tmp_path, suffix, magic):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / f"soma{suffix}"
+    proc = run_cli("render", str(TILING / "somacube.txt"), "-o", str(out), "--solution", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes().startswith(magic)
+    tiled = tmp_path / f"p{suffix}"
+    proc = run_cli("tile", str(TILING / "pentominoes_20x3.txt"), "--count-only", "--render",
+                   str(tiled))
+    assert proc.returncode == 0, proc.stderr
+    assert tiled.read_bytes().startswith(magic)

@@ -1,0 +1,68 @@
+"""Checkpoint files: round trip, atomic replacement, refusal of foreign or broken files."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from cpkit.errors import InputError
+from cpkit.parallel.checkpoint import Checkpoint, model_identity
+from cpkit.parallel.protocol import Frontier, Part
+from tests.conftest import TILING
+
+
+def sample(tmp_path) -> Checkpoint:
+    ident = model_identity(TILING / "somacube.txt")
+    frontier = Frontier(2, [[1, 5], [1, 7], [2, 3]], Part(count=1, nodes=9, fits=[3, 6]))
+    ck = Checkpoint.start(ident, {"unique": "raw", "heuristic": "s"}, frontier)
+    ck.done[1] = Part(count=4, found=4, nodes=70, fits=[0, 0, 70], extra={"x": 2})
+    return ck
+
+
+def test_round_trip_keeps_finished_and_pending(tmp_path):
+    ck = sample(tmp_path)
+    path = tmp_path / "a.ck"
+    ck.save(path)
+    back = Checkpoint.load(path)
+    assert back.paths == ck.paths and back.depth == 2
+    assert back.done[1].count == 4 and back.done[1].fits == [0, 0, 70]
+    assert back.pending == [0, 2]
+    back.check_matches(model_identity(TILING / "somacube.txt"), {"heuristic": "s",
+                                                                 "unique": "raw"}, path)
+
+
+def test_a_failed_write_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
+    ck = sample(tmp_path)
+    path = tmp_path / "a.ck"
+    ck.save(path)
+    before = path.read_bytes()
+    ck.done[0] = Part(count=1)
+
+    def crash(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        ck.save(path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["a.ck"]      # no temporary file left
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "not valid JSON"), ("[1, 2]", "not a cpkit checkpoint"),
+    ('{"format": "cpkit-checkpoint", "version": 99}', "version 99"),
+    ('{"format": "cpkit-checkpoint", "version": 1, "split": {}}', "corrupt")])
+def test_broken_files_are_refused(tmp_path, text, message):
+    path = tmp_path / "bad.ck"
+    path.write_text(text)
+    with pytest.raises(InputError, match=message):
+        Checkpoint.load(path)
+
+
+def test_foreign_puzzle_or_options_are_refused(tmp_path):
+    ck = sample(tmp_path)
+    with pytest.raises(InputError, match="another puzzle"):
+        ck.check_matches(model_identity(TILING / "tetriscube.txt"), ck.options, "x")
+    with pytest.raises(InputError, match="unique='raw' \\(now 'rotation'\\)"):
+        ck.check_matches(ck.model, {"unique": "rotation", "heuristic": "s"}, "x")

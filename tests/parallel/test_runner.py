@@ -1,0 +1,124 @@
+"""Split runs through the coordinator: local worker processes, a Dask LocalCluster, limits,
+solution order, checkpoints through the API, and the errors users can make."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import cpkit
+from cpkit.errors import CpkitError, InputError
+from cpkit.search import solve
+from tests.conftest import TILING
+
+MANIFEST = json.loads((TILING / "manifest.json").read_text())
+
+
+def same_figures(a, b) -> None:
+    assert a.count == b.count
+    assert a.stats.nodes == b.stats.nodes
+    assert a.stats.fits_by_remaining == b.stats.fits_by_remaining
+
+
+@pytest.mark.parametrize("name, unique", [("somacube.txt", "raw"), ("somacube.txt", "mirror"),
+                                          ("pentominoes_10x6.txt", "rotation")])
+def test_two_workers_equal_sequential(tiling_instance, name, unique):
+    """Published counts with two local worker processes, and the same statistics."""
+    puzzle = tiling_instance(name)
+    sequential = solve(puzzle, unique=unique, count_only=True)
+    split = cpkit.solve(puzzle, unique=unique, count_only=True, workers=2, subproblems=64)
+    assert split.complete and split.stats.extra["subproblems"] >= 64
+    assert split.count == MANIFEST[name]["counts"][unique]
+    same_figures(split, sequential)
+
+
+def test_solutions_come_in_the_sequential_order(tiling_instance):
+    puzzle = tiling_instance("somacube.txt")
+    sequential = solve(puzzle, unique="rotation")
+    split = cpkit.solve(puzzle, unique="rotation", workers=2, subproblems=40)
+    assert split.solutions == sequential.solutions
+    first = cpkit.solve(puzzle, unique="rotation", workers=2, subproblems=40, limit=25)
+    assert first.solutions == sequential.solutions[:25] and not first.complete
+
+
+def test_exact_cover_with_multiplicities_splits(tmp_path):
+    """Items needed twice (Algorithm M's branching, tweaked options) split through the
+    coordinator (in-process backend, with a checkpoint)."""
+    from cpkit.models.exact_cover import ExactCover
+
+    rows = [[0, 1], [2, 3], [0, 2], [1, 3], [0, 3], [1, 2], [0, 1, 4], [2, 3, 4], [0], [1],
+            [2], [3], [0, 1, 2, 3]]
+    cover = ExactCover.from_rows(["a", "b", "c", "d"], ["s"], rows, need=[2, 2, 2, 2])
+    sequential = solve(cover)
+    assert sequential.count > 10
+    split = cpkit.solve(cover, workers=1, checkpoint=str(tmp_path / "c.json"), count_only=True,
+                        subproblems=8, source={"path": "inline", "sha256": "x", "index": 0})
+    same_figures(split, sequential)
+    assert split.stats.extra["subproblems"] >= 8
+
+
+def test_dask_local_cluster_counts(tiling_instance):
+    distributed = pytest.importorskip("distributed")
+    puzzle = tiling_instance("somacube.txt")
+    sequential = solve(puzzle, unique="rotation", count_only=True)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert cpkit.count(puzzle, unique="rotation", client=client) == 480
+        split = cpkit.solve(puzzle, unique="rotation", count_only=True, client=client,
+                            subproblems=50)
+    same_figures(split, sequential)
+    assert split.stats.extra["backend"] == "DaskBackend"
+
+
+@pytest.mark.parametrize("workers", [0, -3, 1.5])
+def test_bad_worker_counts_are_refused(tiling_instance, workers):
+    with pytest.raises(InputError, match="workers"):
+        cpkit.count(tiling_instance("somacube.txt"), workers=workers)
+
+
+def test_unreachable_scheduler_is_one_clear_error(tiling_instance, monkeypatch):
+    pytest.importorskip("distributed")
+    from cpkit.parallel.backends import DaskBackend
+    from cpkit.parallel.runner import run
+
+    monkeypatch.setattr(DaskBackend, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(CpkitError, match="cannot reach the Dask scheduler"):
+        run(tiling_instance("somacube.txt"), scheduler="tcp://127.0.0.1:9", count_only=True)
+
+
+def test_checkpoint_through_the_api_resumes_to_the_same_count(tmp_path):
+    path = TILING / "somacube.txt"
+    ck = tmp_path / "soma.ck"
+    first = cpkit.solve(str(path), unique="raw", count_only=True, workers=1,
+                        checkpoint=str(ck), time_limit=0.05, subproblems=300)
+    data = json.loads(ck.read_text())
+    assert data["format"] == "cpkit-checkpoint"
+    assert len(data["done"]) + len(data["pending"]) == len(data["split"]["paths"])
+    if not first.complete:
+        assert data["pending"]
+    again = cpkit.solve(str(path), unique="raw", count_only=True, workers=1, resume=str(ck),
+                        checkpoint=str(ck), subproblems=300)
+    assert again.complete and again.count == 11520
+    sequential = solve(cpkit.load(path), unique="raw", count_only=True)
+    same_figures(again, sequential)
+    with pytest.raises(InputError, match="other options"):
+        cpkit.count(str(path), unique="rotation", workers=1, resume=str(ck))
+
+
+SLOW_PUZZLES = [("pentominoes_10x6.txt", "raw"), ("pentominoes_12x5.txt", "rotation"),
+                ("pentominoes_15x4.txt", "rotation"), ("pentominoes_20x3.txt", "rotation"),
+                ("pentominoes_onesided_30x3.txt", "rotation"), ("somacube.txt", "rotation"),
+                ("tetriscube.txt", "rotation")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, unique", SLOW_PUZZLES)
+def test_bundled_puzzles_two_workers_equal_sequential(tiling_instance, name, unique):
+    """Every bundled puzzle that finishes in minutes: the published count with two workers, and
+    the sequential run's statistics."""
+    puzzle = tiling_instance(name)
+    split = cpkit.solve(puzzle, unique=unique, count_only=True, workers=2)
+    assert split.complete and split.count == MANIFEST[name]["counts"][unique]
+    same_figures(split, solve(puzzle, unique=unique, count_only=True))

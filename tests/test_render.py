@@ -1,0 +1,38 @@
+"""Pictures: edge-matching boards and tilings are drawn, bad input is refused clearly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cpkit.errors import InputError
+
+pytest.importorskip("matplotlib")
+from cpkit.render import render_board, render_tiling  # noqa: E402
+
+
+def test_board_png_and_svg(tmp_path):
+    board = np.zeros((3, 4, 4), dtype=np.int64)
+    board[1:, :, 0] = board[:-1, :, 2] = 1 + np.arange(4)          # matching edges
+    for suffix, magic in ((".png", b"\x89PNG"), (".svg", b"<?xml")):
+        out = tmp_path / f"b{suffix}"
+        render_board(board, out, numbers=np.arange(12).reshape(3, 4), title="board")
+        assert out.read_bytes().startswith(magic)
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 2, 3), (0, 2, 4)])
+def test_board_of_the_wrong_shape_is_refused(tmp_path, shape):
+    with pytest.raises(InputError, match="rows, cols, 4"):
+        render_board(np.zeros(shape, dtype=int), tmp_path / "b.png")
+
+
+def test_tiling_needs_a_known_format(tmp_path, tiling_instance):
+    from cpkit.search import solve
+
+    puzzle = tiling_instance("pentominoes_20x3.txt")
+    tiling = solve(puzzle, limit=1).solutions[0]
+    with pytest.raises(InputError, match=".png or .svg"):
+        render_tiling(puzzle, tiling, tmp_path / "t.jpg")
+    render_tiling(puzzle, tiling, tmp_path / "t.svg")
+    text = (tmp_path / "t.svg").read_text()
+    assert all(p.name in text for p in puzzle.pieces)            # every piece is lettered
