@@ -47,7 +47,7 @@ def test_published_brute_force_figures(name, solutions, nodes):
 
 
 @pytest.mark.parametrize("width, height, border, inner, seed", [
-    (3, 3, 1, 2, 0), (3, 3, 2, 1, 1), (4, 3, 2, 2, 2), (3, 4, 1, 1, 3), (4, 4, 2, 3, 4),
+    (3, 3, 1, 2, 0), (3, 3, 2, 1, 1), (4, 3, 2, 2, 2), (3, 4, 1, 2, 3), (4, 4, 2, 3, 4),
     (2, 2, 1, 1, 5), (4, 2, 2, 1, 6),
 ])
 def test_raw_counts_match_the_oracle(width, height, border, inner, seed):
@@ -59,7 +59,7 @@ def test_raw_counts_match_the_oracle(width, height, border, inner, seed):
 
 
 def test_hints_are_respected():
-    puzzle = generate(4, border_colours=1, inner_colours=2, seed=8)
+    puzzle = generate(4, border_colours=2, inner_colours=3, seed=8)
     oracle = puzzle.with_hints(puzzle.symmetry_roots("rotation")[0])
     cell = oracle.cell(1, 1)
     # Add a second hint taken from some solution: the tile found on (1, 1).
@@ -80,7 +80,9 @@ def test_slices_of_one_node_give_the_same_search():
     while not sliced.step(1 << 40, 1)[0]:
         steps += 1
     assert (sliced.solutions, sliced.nodes) == (whole.solutions, whole.nodes)
-    assert steps >= whole.nodes
+    # The budget is checked on entering a cell, so a slice places one node, or two when it
+    # reaches a solution (the next sibling is placed before the next check).
+    assert steps >= whole.nodes - whole.solutions
 
 
 def test_root_chain_adds_up_the_roots():
