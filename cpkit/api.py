@@ -9,11 +9,16 @@ from .errors import InputError
 from .result import Result
 
 
-def load(path: str | Path, *, index: int = 0):
-    """Read a model from a file: a polycube definition file (``D:`` ... ``~D``) gives a tiling
-    ``Puzzle``; ``index`` picks one puzzle of a file that holds several."""
+def load(path: str | Path, *, index: int = 0, format: str = "auto", ignore_hints: bool = False):
+    """Read a model from a file, telling the kind from its content: a polycube definition file
+    (``D:`` ... ``~D``) gives a tiling ``Puzzle`` (``index`` picks one puzzle of a file that holds
+    several); a file of whole numbers gives an ``EdgeMatchingPuzzle`` (``format``: its layout or
+    "auto"; ``ignore_hints`` drops its hints)."""
+    from .io.edge_matching import looks_like_edge_matching, read_edge_matching, read_text
     from .io.polycube import read_polycube
 
+    if format != "auto" or looks_like_edge_matching(read_text(path)):
+        return read_edge_matching(path, format=format, ignore_hints=ignore_hints)
     puzzles = read_polycube(path)
     if not 0 <= index < len(puzzles):
         raise InputError(f"the file holds {len(puzzles)} puzzle(s); there is no puzzle {index + 1}",

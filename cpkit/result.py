@@ -120,3 +120,51 @@ def verify_tiling(puzzle, tiling) -> list[str]:
         if used[shape.index] != shape.count:
             problems.append(f"shape {shape.label} used {used[shape.index]} times, needs {shape.count}")
     return problems
+
+
+def verify_board(puzzle, solution) -> list[str]:
+    """Problems with ``solution`` (a ``BoardSolution``) as a solution of an edge-matching
+    ``puzzle``; an empty list means it is valid.
+
+    Checked from the tiles alone: every cell holds a tile, every tile is used exactly once, every
+    edge between two cells shows one colour on both sides, every side on the frame is grey (and
+    no grey inside), and every hint's cell shows the hinted tile in the hinted orientation.
+    """
+    from collections import Counter
+
+    from .models.edge_matching import GREY, SIDE_NAMES, rotate
+
+    problems: list[str] = []
+    n = puzzle.n_cells
+    if (solution.width, solution.height) != (puzzle.width, puzzle.height) or \
+            len(solution.tiles) != n or len(solution.rotations) != n:
+        return [f"the solution is not a {puzzle.width} x {puzzle.height} board"]
+    if any(not 0 <= t < puzzle.n_tiles for t in solution.tiles) or \
+            any(not 0 <= r <= 3 for r in solution.rotations):
+        return ["a cell holds no tile or an invalid rotation"]
+    used = Counter(solution.tiles)
+    for tile in range(puzzle.n_tiles):
+        if used[tile] != 1:
+            problems.append(f"tile {tile + 1} is used {used[tile]} times")
+    shown = [rotate(puzzle.tiles[t], r) for t, r in zip(solution.tiles, solution.rotations)]
+    for cell in range(n):
+        x, y = puzzle.xy(cell)
+        for side in range(4):
+            other = puzzle.neighbour(cell, side)
+            colour = shown[cell][side]
+            if other < 0:
+                if colour != GREY:
+                    problems.append(f"({x}, {y}) shows colour {colour} to the frame on its "
+                                    f"{SIDE_NAMES[side]} side")
+            elif colour == GREY:
+                problems.append(f"({x}, {y}) shows grey inside the board on its "
+                                f"{SIDE_NAMES[side]} side")
+            elif side in (0, 1) and shown[other][side + 2] != colour:
+                problems.append(f"({x}, {y}) and {puzzle.xy(other)} do not match "
+                                f"({colour} against {shown[other][side + 2]})")
+    for hint in puzzle.hints:
+        cell = puzzle.cell(hint.x, hint.y)
+        if solution.tiles[cell] != hint.tile or \
+                shown[cell] != rotate(puzzle.tiles[hint.tile], hint.rotation):
+            problems.append(f"hint on ({hint.x}, {hint.y}) not respected")
+    return problems

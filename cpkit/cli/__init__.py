@@ -12,7 +12,7 @@ from importlib import import_module
 
 from ..errors import CpkitError
 
-SUBCOMMANDS = ("tile", "cover", "bench", "render")
+SUBCOMMANDS = ("tile", "cover", "match", "generate", "bench", "render")
 
 
 def build_parser() -> argparse.ArgumentParser:

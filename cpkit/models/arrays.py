@@ -7,6 +7,9 @@ for every option, a spacer followed by one node per item of the option.  A point
 index.  ``top[x]`` is the item of node ``x`` (``<= 0`` marks a spacer); for a spacer, ``ulink``
 points at the first node of the previous option and ``dlink`` at the last node of the next one,
 which lets ``hide`` walk round an option without left/right links.
+
+``BoardArrays`` is an edge-matching puzzle: neighbours, orientations with their packed colours,
+and the colour pairs of every tile (the ColorPair propagator's index).
 """
 
 from __future__ import annotations
@@ -109,3 +112,36 @@ class CoverArrays:
     def fresh_sources(self) -> tuple[np.ndarray, ...]:
         """The pristine arrays ``fresh`` copies, in the same order (read only)."""
         return (self.llink, self.rlink, self.length, self.need, self.ulink, self.dlink)
+
+
+@dataclass(frozen=True)
+class BoardArrays:
+    """An edge-matching puzzle for the engines (``cpkit.models.edge_matching.compile_board``).
+
+    Cells are numbered ``y * width + x`` from the bottom-left corner; sides 0..3 are north, east,
+    south, west.  An *orientation* is a tile with one of its distinct rotations; orientations are
+    numbered tile by tile (``tile_ori_start`` is the CSR index).  Colours take ``n_values`` values
+    (grey 0 included) and fit in one byte, so ``ori_packed`` holds an orientation's four colours,
+    north in the low byte.  Colour pairs are numbered as in ``cpkit.models.edge_matching``.
+    """
+
+    width: int
+    height: int
+    n_cells: int
+    n_tiles: int
+    n_values: int
+    n_pairs: int
+    nbr: np.ndarray             # int32[n_cells, 4]: neighbour cell per side, -1 for the frame
+    ori_tile: np.ndarray        # int32[n_ori]: tile of each orientation
+    ori_rot: np.ndarray         # int32[n_ori]: its (smallest) rotation
+    ori_col: np.ndarray         # int32[n_ori, 4]: colours shown north, east, south, west
+    ori_packed: np.ndarray      # int64[n_ori]: the same, one byte per side
+    tile_ori_start: np.ndarray  # int32[n_tiles + 1]
+    tile_pairs: np.ndarray      # int32[n_tiles, 6]: distinct pairs of each tile, -1 padded
+    tile_n_pairs: np.ndarray    # int32[n_tiles]
+    hint_cell: np.ndarray       # int32[n_hints]
+    hint_ori: np.ndarray        # int32[n_hints]: orientation placed on the hint's cell
+
+    @property
+    def n_orientations(self) -> int:
+        return len(self.ori_tile)

@@ -22,10 +22,13 @@ ENGINES: dict[tuple[str, str], str] = {
     ("tiling", "auto"): "cpkit.search.hybrid:solve_tiling",
     ("exact_cover", "dlx"): "cpkit.search.dlx:solve_cover",
     ("exact_cover", "cpsat"): "cpkit.search.cpsat:solve_cover",
+    ("edge_matching", "cp"): "cpkit.search.em_cp:solve",
+    ("edge_matching", "backtrack"): "cpkit.search.em_backtrack:solve",
+    ("edge_matching", "cpsat"): "cpkit.search.cpsat:solve_edge_matching",
 }
 
 #: What ``engine="auto"`` means for each family.
-AUTO: dict[str, str] = {"tiling": "auto", "exact_cover": "dlx"}
+AUTO: dict[str, str] = {"tiling": "auto", "exact_cover": "dlx", "edge_matching": "cp"}
 
 
 def family_of(model: Any) -> str:
@@ -66,6 +69,10 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
         from . import tiling
 
         return tiling.solve(model, fn, engine_name=name, **options)
+    if family == "edge_matching":
+        from . import edge_matching
+
+        return edge_matching.solve(model, fn, **options)
     unique = options.pop("unique", None)
     if family == "exact_cover" and unique not in (None, "raw"):
         raise EngineUnavailable("exact covers have no symmetry to count up to; use unique='raw'")

@@ -102,3 +102,73 @@ def solve_tiling(puzzle: Puzzle, *, limit: int | None = None, time_limit: float 
                for rows in found]
     return Result("tiling", ENGINE, "raw", count, reason == COMPLETE, reason, seconds, 0.0,
                   tilings, Stats(nodes=branches), {"images": cover.n_options}, puzzle.name)
+
+
+def solve_edge_matching(puzzle, *, roots, limit: int | None = None,
+                        time_limit: float | None = None, count_only: bool = False,
+                        on_solution: Callable | None = None) -> Result:
+    """Every solution of an edge-matching puzzle under each root (hints), enumerated by CP-SAT
+    on ``cpkit.models.cpsat.edge_matching_model``; ``nodes`` is CP-SAT's branch count."""
+    from ortools.sat.python import cp_model
+
+    from ..models.cpsat import edge_matching_model
+
+    solutions = []
+    emit = on_solution if on_solution is not None else solutions.append
+    count = branches = 0
+    seconds = 0.0
+    reason = COMPLETE
+    for root in roots:
+        sub = puzzle.with_hints(root)
+        built = edge_matching_model(sub)
+        a = sub.arrays
+        orientation = {(int(a.ori_tile[o]), tuple(int(c) for c in a.ori_col[o])): o
+                       for o in range(a.n_orientations)}
+
+        class Collector(cp_model.CpSolverSolutionCallback):
+            def __init__(self) -> None:
+                super().__init__()
+                self.count = 0
+                self.hit_limit = False
+
+            def on_solution_callback(self) -> None:
+                self.count += 1
+                if not count_only or on_solution is not None:
+                    placed = []
+                    for cell, var in enumerate(built.tile_vars):
+                        shown = tuple(int(self.value(v)) if not isinstance(v, int) else 0
+                                      for v in built.side_exprs[cell])
+                        placed.append(orientation[(int(self.value(var)), shown)])
+                    try:
+                        emit(sub.solution_from_orientations(placed))
+                    except StopSearch:
+                        self.hit_limit = True
+                        self.stop_search()
+                        return
+                if limit is not None and count + self.count >= limit:
+                    self.hit_limit = True
+                    self.stop_search()
+
+        solver = cp_model.CpSolver()
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(1e-3, float(time_limit) - seconds)
+        collector = Collector()
+        start = time.perf_counter()
+        status = solver.solve(built.model, collector)
+        took = time.perf_counter() - start
+        seconds += took
+        count += collector.count
+        branches += int(solver.num_branches)
+        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+            continue
+        if collector.hit_limit:
+            reason = LIMIT
+        elif time_limit is not None and seconds >= 0.95 * time_limit:
+            reason = TIME_LIMIT
+        else:
+            reason = INTERRUPTED
+        break
+    return Result("edge_matching", ENGINE, "raw", count, reason == COMPLETE, reason, seconds,
+                  0.0, solutions, Stats(nodes=branches), {}, puzzle.name)

@@ -1,0 +1,48 @@
+"""``cpkit generate KIND``: make puzzle instances."""
+
+from __future__ import annotations
+
+import sys
+
+from .common import HelpFormatter, positive_int
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("generate", help="generate puzzle instances",
+                       description="Generate puzzle instances.", formatter_class=HelpFormatter)
+    kinds = p.add_subparsers(dest="kind", metavar="KIND")
+    kinds.required = True
+    em = kinds.add_parser(
+        "edge-matching", help="a random edge-matching puzzle with a known solution",
+        description="A random edge-matching puzzle made as Benoist & Bourreau made theirs: "
+                    "random colours on the edges of a solved board (frame-ring edges from the "
+                    "border palette 1..B, all other inner edges from B+1..B+I), tiles shuffled "
+                    "and turned.  Written in the native format; the same seed gives the same "
+                    "puzzle.",
+        formatter_class=HelpFormatter)
+    em.add_argument("--size", type=positive_int, required=True, metavar="N",
+                    help="board width (and height, unless --height is given)")
+    em.add_argument("--height", type=positive_int, metavar="M", help="board height")
+    em.add_argument("--border-colors", "--border-colours", dest="border", type=positive_int,
+                    required=True, metavar="B", help="colours of the frame-ring edges")
+    em.add_argument("--inner-colors", "--inner-colours", dest="inner", type=positive_int,
+                    required=True, metavar="I", help="colours of the other inner edges")
+    em.add_argument("--seed", type=int, required=True, metavar="S", help="random seed")
+    em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    em.set_defaults(run=run_edge_matching)
+
+
+def run_edge_matching(args) -> int:
+    from ..io.edge_matching import format_native
+    from ..models.em_generator import generate
+
+    puzzle = generate(args.size, args.height, border_colours=args.border,
+                      inner_colours=args.inner, seed=args.seed)
+    text = format_native(puzzle)
+    if args.output:
+        with open(args.output, "w") as fh:
+            fh.write(text)
+        print(f"wrote {args.output}: {puzzle.describe()}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,112 @@
+"""``cpkit match FILE``: find, count or enumerate the solutions of an edge-matching puzzle."""
+
+from __future__ import annotations
+
+from ..io.edge_matching import FORMATS, format_board, read_edge_matching
+from ..models.edge_matching import UNIQUE_MODES
+from ..search import supported
+from ..search._em_cp_kernel import HEURISTICS
+from ..search.em_cp import DEFAULT_HEURISTIC, DEFAULT_SHAVE
+from .common import HelpFormatter, add_run_options, announce_compiles, finish
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser(
+        "match", help="solve an edge-matching puzzle (Eternity II style)",
+        description="Find, count or enumerate the solutions of an edge-matching puzzle "
+                    "(docs/formats.md: the native format of Benoist's benchmarks, Brendan "
+                    "Owen's 'W H' layout, Heule's hint-count-first layout).  Solutions are "
+                    "printed as a board, top row first, each cell as tile/rotation (tiles "
+                    "numbered from 1 as in the file; rotation r puts the tile's side r north).",
+        formatter_class=HelpFormatter)
+    p.add_argument("puzzle", metavar="FILE", help="edge-matching puzzle file")
+    p.add_argument("--engine", default="cp", choices=supported("edge_matching"),
+                   help="cp: ColorPair constraint propagation; backtrack: brute force; "
+                        "cpsat: OR-Tools CP-SAT")
+    p.add_argument("--first", action="store_true", help="stop at the first solution")
+    p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
+                   help="rotation: each solution once up to the board's rotations (one corner "
+                        "tile is fixed); raw: every rotated copy.  With hints in the file, the "
+                        "hints fix the board and both count the solutions respecting them")
+    p.add_argument("--heuristic", default=DEFAULT_HEURISTIC, choices=sorted(HEURISTICS),
+                   help="cp: which colour pair to branch on when no pattern applies")
+    rules = p.add_argument_group("ColorPair rules (cp engine; counts never change)")
+    rules.add_argument("--no-preemption", action="store_true",
+                       help="do not preempt tiles when a pair has as many tiles as demands")
+    rules.add_argument("--no-instantiation", action="store_true",
+                       help="do not place the single tile left for a single demanding cell")
+    rules.add_argument("--no-contradiction", action="store_true",
+                       help="do not fail when a pair has fewer tiles than demands")
+    rules.add_argument("--no-opposite", action="store_true",
+                       help="only clockwise colour pairs, no opposite pairs")
+    strength = p.add_argument_group("search strength (cp engine; counts never change)")
+    strength.add_argument("--no-backjump", action="store_true",
+                          help="backtrack chronologically: no explanations, no "
+                               "conflict-directed backjumping")
+    strength.add_argument("--shave", metavar="L", default=None,
+                          help="before each branching, try every value of each cell with at "
+                               "most L candidates and drop those that fail at once ('all': any "
+                               f"number; 0: no shaving; default {DEFAULT_SHAVE})")
+    strength.add_argument("--no-shared-edge", action="store_true",
+                          help="no shared-edge bound h(M) on the sides left of each colour")
+    strength.add_argument("--no-cycles", action="store_true",
+                          help="no detection of rings of frame tiles closed too early")
+    p.add_argument("--ignore-hints", action="store_true",
+                   help="drop the hints given in the file")
+    p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
+                   help="file layout (auto: detected from the numbers on the first lines)")
+    p.add_argument("--show", type=int, metavar="N", default=None,
+                   help="print at most N solutions (default: all, or none with --count-only)")
+    p.add_argument("--colours", action="store_true",
+                   help="print each cell's four colours (north.east.south.west) instead of "
+                        "tile/rotation")
+    add_run_options(p)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    from ..errors import InputError
+    from ..search import solve
+
+    puzzle = read_edge_matching(args.puzzle, format=args.format, ignore_hints=args.ignore_hints)
+    cp_only = {"--heuristic": args.heuristic != DEFAULT_HEURISTIC,
+               "--no-preemption": args.no_preemption, "--no-instantiation": args.no_instantiation,
+               "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite,
+               "--no-backjump": args.no_backjump, "--shave": args.shave is not None,
+               "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
+    if args.engine != "cp":
+        used = [flag for flag, on in cp_only.items() if on]
+        if used:
+            raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
+                             f"cp engine, not {args.engine}")
+    announce_compiles()
+    show = 0 if args.count_only else args.show
+    shown = [0]
+
+    def on_solution(solution) -> None:
+        if show is not None and shown[0] >= show:
+            return
+        shown[0] += 1
+        print(f"solution {shown[0]}:\n{format_board(puzzle, solution, args.colours)}\n",
+              flush=True)
+
+    options = dict(engine=args.engine, unique=args.unique, limit=args.limit, first=args.first,
+                   time_limit=args.time_limit, count_only=args.count_only or show == 0)
+    if not options["count_only"]:
+        options["on_solution"] = on_solution
+    if args.engine == "cp":
+        options.update(heuristic=args.heuristic, preemption=not args.no_preemption,
+                       instantiation=not args.no_instantiation,
+                       contradiction=not args.no_contradiction, opposite=not args.no_opposite,
+                       backjump=not args.no_backjump, shared_edge=not args.no_shared_edge,
+                       cycles=not args.no_cycles,
+                       shave=DEFAULT_SHAVE if args.shave is None else args.shave)
+    result = solve(puzzle, **options)
+    state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
+    extra = result.stats.extra
+    propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""
+    text = (f"{puzzle.name}: {result.count:,} solutions ({result.unique}), {state}; engine "
+            f"{result.engine}, {result.stats.nodes:,} nodes{propagated}, search "
+            f"{result.seconds:.3f} s ({extra.get('nodes_per_s', 0):,} nodes/s), jit "
+            f"{result.jit_seconds:.2f} s")
+    return finish(result, args.json, text)

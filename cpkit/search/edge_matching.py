@@ -1,0 +1,95 @@
+"""What every edge-matching engine shares: counting semantics, symmetry roots, the result.
+
+An engine enumerates the solutions of the puzzle under a set of extra placements (a *root*).
+This front decides the roots (``EdgeMatchingPuzzle.symmetry_roots``: the hints alone, or the
+hints plus one fixed corner tile, or two roots on an oblong board) so that the sum of the roots'
+counts is the count under ``unique``, and checks the options every engine takes.  Numba engines
+chain their roots with ``RootChain`` inside one ``drive`` loop, so a limit, a time limit or a
+Ctrl-C applies to the whole search.
+
+Counting semantics (docs/algorithms.md): a solution assigns every cell a tile, distinguished by
+its index, and one of that tile's *distinct* orientations.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence
+
+from ..errors import InputError
+from ..models.edge_matching import UNIQUE_MODES, BoardSolution, EdgeMatchingPuzzle, Hint
+from ..result import Result
+
+
+class Search(Protocol):
+    """A resumable search over one root (see ``cpkit.search.driver.drive``)."""
+
+    solutions: int
+    nodes: int
+
+    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]: ...
+
+
+class RootChain:
+    """Runs one search per root, one after the other, as a single resumable search."""
+
+    def __init__(self, roots: Sequence[tuple[Hint, ...]],
+                 make: Callable[[tuple[Hint, ...]], Search]):
+        self.roots = list(roots)
+        self.make = make
+        self.index = 0
+        self.done: list[Search] = []
+        self.current: Search | None = make(self.roots[0]) if self.roots else None
+
+    @property
+    def searches(self) -> list[Search]:
+        return self.done + ([self.current] if self.current is not None else [])
+
+    def total(self, attribute: str) -> int:
+        return sum(int(getattr(s, attribute)) for s in self.searches)
+
+    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
+        while self.current is not None:
+            finished, new = self.current.step(max_new, node_budget)
+            if not finished:
+                return False, new
+            self.done.append(self.current)
+            self.index += 1
+            self.current = self.make(self.roots[self.index]) \
+                if self.index < len(self.roots) else None
+            if new:
+                return self.current is None, new
+        return True, 0
+
+
+def check_options(unique: str, limit: int | None, time_limit: float | None) -> None:
+    if unique not in UNIQUE_MODES:
+        raise InputError(f"unknown counting mode {unique!r}; expected one of "
+                         f"{', '.join(UNIQUE_MODES)}")
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    if time_limit is not None and not time_limit > 0:
+        raise InputError(f"--time-limit must be positive, got {time_limit}")
+
+
+def solve(puzzle: EdgeMatchingPuzzle, engine_fn: Callable[..., Result], *,
+          unique: str = "rotation", limit: int | None = None, first: bool = False,
+          time_limit: float | None = None, count_only: bool = False,
+          on_solution: Callable[[BoardSolution], None] | None = None,
+          **engine_options: Any) -> Result:
+    """Solve ``puzzle`` with ``engine_fn`` under counting mode ``unique`` ("rotation": each
+    solution once up to the board's rotations; "raw": every rotated copy).  With hints the hints
+    fix the board and both modes count the solutions that respect them (reported as "hints").
+    ``first`` stops at the first solution (``limit=1``).  Solutions go to ``on_solution`` as they
+    are found if given, else into the result (unless ``count_only``)."""
+    if first:
+        limit = 1 if limit is None else min(limit, 1)
+    check_options(unique, limit, time_limit)
+    roots = puzzle.symmetry_roots(unique)
+    result = engine_fn(puzzle, roots=roots, limit=limit, time_limit=time_limit,
+                       count_only=count_only, on_solution=on_solution, **engine_options)
+    result.unique = puzzle.effective_unique(unique)
+    result.options.setdefault("unique", unique)
+    result.options["roots"] = len(roots)
+    seconds = result.seconds
+    result.stats.extra["nodes_per_s"] = round(result.stats.nodes / seconds) if seconds > 0 else 0
+    return result
