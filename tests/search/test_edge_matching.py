@@ -1,0 +1,96 @@
+"""The edge-matching front: every engine counts the same way (property test over random
+generated boards), counting modes, roots, options."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+from cpkit.errors import InputError
+from cpkit.models.edge_matching import Hint, rotate
+from cpkit.models.em_generator import generate, plant
+from cpkit.result import verify_board
+from cpkit.search import solve
+from tests.strategies import edge_matching_puzzles
+
+ENGINES = ("cp", "backtrack", "cpsat")
+
+
+def check_engines_agree(puzzle) -> None:
+    """The three engines give one count; every solution they report is valid and distinct; raw
+    counting without hints finds every rotated copy."""
+    counts = {}
+    for engine in ENGINES:
+        result = solve(puzzle, engine=engine)
+        assert result.complete, engine
+        assert all(verify_board(puzzle, s) == [] for s in result.solutions), engine
+        assert len(set(result.solutions)) == result.count, engine
+        counts[engine] = result.count
+    assert len(set(counts.values())) == 1, counts
+    assert counts["cp"] >= (0 if puzzle.hints else 1)     # a generated board has its own
+    raw = solve(puzzle, engine="backtrack", unique="raw", count_only=True).count
+    copies = 1 if puzzle.hints else 4 if puzzle.square else 2
+    assert raw == copies * counts["cp"]
+
+
+@settings(max_examples=100)
+@given(puzzle=edge_matching_puzzles(sides=(4, 5, 6)))
+def test_engines_agree_on_random_boards(puzzle):
+    check_engines_agree(puzzle)
+
+
+@pytest.mark.kernel
+@settings(max_examples=10)
+@given(puzzle=edge_matching_puzzles(sides=(2, 3, 4)))
+def test_engines_agree_on_small_random_boards(puzzle):
+    # Small enough for the bounds-checked rerun of the kernel tests.
+    check_engines_agree(puzzle)
+
+
+def test_a_planted_board_is_found():
+    puzzle, planted = plant(5, 4, border_colours=3, inner_colours=4, seed=17)
+    assert verify_board(puzzle, planted) == []
+    found = solve(puzzle, engine="cp", unique="raw").solutions
+
+    # Engines report the smallest rotation of an orientation: compare the colours shown.
+    def shown(solution):
+        return [rotate(puzzle.tiles[t], r) for t, r in zip(solution.tiles, solution.rotations)]
+
+    assert shown(planted) in [shown(s) for s in found]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_oblong_boards_count_the_half_turn_only(engine):
+    puzzle = generate(4, 3, border_colours=2, inner_colours=2, seed=2)
+    raw = solve(puzzle, engine=engine, unique="raw", count_only=True)
+    rotation = solve(puzzle, engine=engine, unique="rotation", count_only=True)
+    assert rotation.options["roots"] == 2 and rotation.unique == "rotation"
+    assert raw.count == 2 * rotation.count > 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_with_hints_both_modes_count_the_solutions_that_respect_them(engine):
+    puzzle, planted = plant(4, border_colours=2, inner_colours=3, seed=5)
+    hinted = puzzle.with_hints([Hint(1, 2, *planted.at(1, 2))])
+    a = solve(hinted, engine=engine, unique="rotation")
+    b = solve(hinted, engine=engine, unique="raw")
+    assert a.count == b.count >= 1 and a.unique == b.unique == "hints"
+    assert all(s.at(1, 2)[0] == planted.at(1, 2)[0] for s in a.solutions)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(unique="mirror"), "unknown counting mode"),
+    (dict(limit=0), "at least 1"),
+    (dict(time_limit=0), "positive"),
+])
+def test_bad_options_are_input_errors(options, message):
+    with pytest.raises(InputError, match=message):
+        solve(generate(3, border_colours=1, inner_colours=1, seed=0), engine="cp", **options)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_time_limit_reports_a_partial_count(engine):
+    # A 6 x 6 board with two colours per palette has millions of solutions.
+    puzzle = generate(6, border_colours=2, inner_colours=2, seed=1)
+    result = solve(puzzle, engine=engine, count_only=True, time_limit=0.5)
+    assert not result.complete and result.stop_reason == "time_limit" and result.count > 0
