@@ -3,9 +3,13 @@ generated boards), counting modes, roots, options."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 
+from cpkit import load
 from cpkit.errors import InputError
 from cpkit.models.edge_matching import Hint, rotate
 from cpkit.models.em_generator import generate, plant
@@ -94,3 +98,25 @@ def test_a_time_limit_reports_a_partial_count(engine):
     puzzle = generate(6, border_colours=2, inner_colours=2, seed=1)
     result = solve(puzzle, engine=engine, count_only=True, time_limit=0.5)
     assert not result.complete and result.stop_reason == "time_limit" and result.count > 0
+
+
+# ---------------------------------------------------------------------------- bundled instances
+EM_INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "edge_matching"
+MANIFEST = json.loads((EM_INSTANCES / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_bundled_instances_have_their_manifest_counts(name, engine):
+    puzzle = load(EM_INSTANCES / name)
+    result = solve(puzzle, engine=engine)
+    assert result.complete and result.count == MANIFEST[name]["counts"]["rotation"]
+    assert all(verify_board(puzzle, s) == [] for s in result.solutions)
+    if engine == "backtrack":
+        raw = solve(puzzle, engine=engine, unique="raw", count_only=True).count
+        assert raw == MANIFEST[name]["counts"]["raw"]
+
+
+def test_the_manifest_lists_every_bundled_instance():
+    assert sorted(MANIFEST) == sorted(p.name for p in EM_INSTANCES.glob("*.txt"))
+    assert len(MANIFEST) >= 10 and any(v["counts"]["rotation"] > 1 for v in MANIFEST.values())
