@@ -120,3 +120,16 @@ def test_bundled_instances_have_their_manifest_counts(name, engine):
 def test_the_manifest_lists_every_bundled_instance():
     assert sorted(MANIFEST) == sorted(p.name for p in EM_INSTANCES.glob("*.txt"))
     assert len(MANIFEST) >= 10 and any(v["counts"]["rotation"] > 1 for v in MANIFEST.values())
+
+
+def test_the_api_reads_counts_and_solves_edge_matching_files():
+    import cpkit
+
+    path = EM_INSTANCES / "gen_6_b6i6_s2.txt"
+    counts = MANIFEST[path.name]["counts"]
+    assert cpkit.load(path).family == "edge_matching"
+    assert cpkit.count(path) == counts["rotation"]
+    assert cpkit.count(path, unique="raw", engine="backtrack") == counts["raw"]
+    result = cpkit.solve(cpkit.load(path), limit=2)
+    assert result.engine == "cp" and result.count == 2
+    assert all(verify_board(cpkit.load(path), s) == [] for s in result.solutions)
