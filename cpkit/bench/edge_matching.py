@@ -11,13 +11,12 @@ colour ratios.  Every engine runs under a time limit; a row that hit it says "no
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 from . import Table
-from .tiling import ROOT, cold_jit_seconds
+from .tiling import ROOT, c_reference, cold_jit_seconds
 
 BENOIST = Path(os.environ.get("CPKIT_EM_BENCHMARKS",
                               ROOT.parent / "shared" / "em-benchmarks" / "benoist"))
@@ -38,19 +37,6 @@ PAPER_SET = ["E_7_1", "E_7_2", "E_7_3", "E_7_4", "E_8_1", "E_9_3", "E_9_4", "E_9
 #: (side, border colours, inner colours, seed): the paper's ratios (E_7 b6i6, E_8 b8i8,
 #: E_9 about b9i10).
 GENERATED = [(7, 6, 6, 11), (8, 7, 8, 1), (9, 9, 10, 1)]
-
-
-def c_reference() -> Path | None:
-    """Build benchmarks/em_bt_ref.c (plain C brute force) once; None if impossible here."""
-    src = ROOT / "benchmarks" / "em_bt_ref.c"
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not src.exists() or cc is None:
-        return None
-    out = ROOT / "benchmarks" / "bin" / "em_bt_ref"
-    if not out.exists() or out.stat().st_mtime < src.stat().st_mtime:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run([cc, "-O2", "-o", str(out), str(src)], check=True)
-    return out
 
 
 def run_c_reference(binary: Path, path: Path, seconds: float) -> dict[str, float]:
@@ -97,7 +83,7 @@ def em_suite(quick: bool = False) -> list[Table]:
 
     cp_limit = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 10 if quick else 60))
     base_limit = cp_limit / 3
-    binary = c_reference()
+    binary = c_reference("em_bt_ref")
     cp_rows, bt_rows, sat_rows = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         instances, notes = _instances(quick, Path(tmp))
