@@ -18,10 +18,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/cpkit tile instances/tiling/pentominoes_10x6.txt --show 1
 
-# The default suite: fast tests plus one published count per engine; then the kernel tests again
-# with numba's bounds checking on.
+# The default suite: fast tests plus one published count per engine.  Each test runs once: the
+# kernel tests (marked `kernel`) with numba's bounds checking on, the others as users run cpkit.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow and not kernel"
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(BOUNDSCHECK_CACHE) $(BIN)/python -m pytest -q -m "kernel and not slow" -p no:cacheprovider
 
 test-slow: $(STAMP)

@@ -37,6 +37,11 @@ class Stats:
     def attempts(self) -> int:
         return int(sum(self.attempts_by_remaining))
 
+    @property
+    def no_fits(self) -> int:
+        """Images tried that did not fit (always 0 for DLX, whose lists hold only fits)."""
+        return self.attempts - self.fits
+
 
 @dataclass
 class Result:
@@ -72,6 +77,7 @@ class Result:
         if self.family in ("tiling", "exact_cover"):
             out["fits"] = self.stats.fits
             out["attempts"] = self.stats.attempts
+            out["no_fits"] = self.stats.no_fits
         out.update(self.stats.extra)
         out["options"] = self.options
         return out

@@ -14,7 +14,7 @@ def _row(label: str, name: str, result, wall: float, base, cpu: float | None = N
     """``base``: the sequential (search seconds, CPU seconds) to compare with."""
     extra = result.stats.extra
     critical = extra.get("critical_cpu_seconds", cpu)
-    return [name, label, result.count, result.stats.fits, extra.get("subproblems"),
+    return [name, result.engine, label, result.count, result.stats.fits, extra.get("subproblems"),
             result.seconds, wall, extra.get("startup_seconds"), extra.get("plan_seconds"),
             result.jit_seconds, extra.get("busy_seconds"), critical,
             (base[0] / result.seconds) if base else 1.0,
@@ -22,18 +22,21 @@ def _row(label: str, name: str, result, wall: float, base, cpu: float | None = N
 
 
 def parallel_suite(quick: bool = False) -> list[Table]:
-    """Sequential DLX against split runs: in one process (the cost of splitting) and over two
-    worker processes (the speedup).  Start-up (spawning and warming the workers, planning the
-    split) is reported apart from the search."""
+    """Sequential runs against split runs, for the default engine (the DLX-to-FILA hybrid) and
+    DLX: in one process (the cost of splitting) and over two worker processes (the speedup).
+    Start-up (spawning and warming the workers, planning the split) is reported apart from the
+    search."""
+    from ..parallel import splitter
     from ..parallel.checkpoint import model_identity
-    from ..parallel.dlx import prepare
     from ..parallel.runner import run
 
     names = ["somacube.txt", "pentominoes_10x6.txt"] if quick else \
         ["pentominoes_10x6.txt", "tetriscube.txt"]
+    engines = ["auto"] if quick else ["auto", "dlx"]
     rows = []
-    for name in names:
+    for name, engine in [(n, e) for e in engines for n in names]:
         puzzle = _puzzle(name)
+        prepare = splitter("tiling", engine)
         # The sequential search: the whole tree as one subproblem, in this process (the same
         # kernel run as `cpkit tile --workers 1`, with its CPU time measured).
         tree = prepare(puzzle, {})
@@ -47,19 +50,19 @@ def parallel_suite(quick: bool = False) -> list[Table]:
                          None, part.cpu_seconds))
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.perf_counter()
-            inline = run(puzzle, workers=1, count_only=True, checkpoint=str(Path(tmp) / "ck"),
+            inline = run(puzzle, engine=engine, workers=1, count_only=True, checkpoint=str(Path(tmp) / "ck"),
                          checkpoint_every=1e9, source=model_identity(INSTANCES / name))
             rows.append(_row("split, in this process", puzzle.name, inline,
                              time.perf_counter() - t0, base))
         t0 = time.perf_counter()
-        two = run(puzzle, workers=2, count_only=True)
+        two = run(puzzle, engine=engine, workers=2, count_only=True)
         rows.append(_row("split, 2 worker processes", puzzle.name, two,
                          time.perf_counter() - t0, base))
         assert seq.count == inline.count == two.count
         assert seq.stats.fits_by_remaining == two.stats.fits_by_remaining
     return [Table(
         "Split runs: counts up to rotation (default filters), 1 and 2 workers",
-        ["puzzle", "run", "solutions", "fits", "subproblems", "search s", "wall s",
+        ["puzzle", "engine", "run", "solutions", "fits", "subproblems", "search s", "wall s",
          "start-up s", "plan s", "jit s", "busy s", "critical CPU s", "speedup (search)",
          "speedup (CPU)"],
         rows,

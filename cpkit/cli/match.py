@@ -8,9 +8,8 @@ from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
 from ..search import supported
 from ..search._em_cp_kernel import HEURISTICS
+from ..search.em_cp import DEFAULT_HEURISTIC, DEFAULT_SHAVE
 from .common import HelpFormatter, add_run_options, announce_compiles, finish
-
-DEFAULT_HEURISTIC = "min-expected-gap"
 
 
 def add_parser(sub) -> None:
@@ -42,6 +41,18 @@ def add_parser(sub) -> None:
                        help="do not fail when a pair has fewer tiles than demands")
     rules.add_argument("--no-opposite", action="store_true",
                        help="only clockwise colour pairs, no opposite pairs")
+    strength = p.add_argument_group("search strength (cp engine; counts never change)")
+    strength.add_argument("--no-backjump", action="store_true",
+                          help="backtrack chronologically: no explanations, no "
+                               "conflict-directed backjumping")
+    strength.add_argument("--shave", metavar="L", default=None,
+                          help="before each branching, try every value of each cell with at "
+                               "most L candidates and drop those that fail at once ('all': any "
+                               f"number; 0: no shaving; default {DEFAULT_SHAVE})")
+    strength.add_argument("--no-shared-edge", action="store_true",
+                          help="no shared-edge bound h(M) on the sides left of each colour")
+    strength.add_argument("--no-cycles", action="store_true",
+                          help="no detection of rings of frame tiles closed too early")
     p.add_argument("--ignore-hints", action="store_true",
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
@@ -80,7 +91,9 @@ def run(args) -> int:
     puzzle = read_edge_matching(args.puzzle, format=args.format, ignore_hints=args.ignore_hints)
     cp_only = {"--heuristic": args.heuristic != DEFAULT_HEURISTIC,
                "--no-preemption": args.no_preemption, "--no-instantiation": args.no_instantiation,
-               "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite}
+               "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite,
+               "--no-backjump": args.no_backjump, "--shave": args.shave is not None,
+               "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
     if args.engine != "cp":
         used = [flag for flag, on in cp_only.items() if on]
         if used:
@@ -111,7 +124,10 @@ def run(args) -> int:
     if args.engine == "cp":
         options.update(heuristic=args.heuristic, preemption=not args.no_preemption,
                        instantiation=not args.no_instantiation,
-                       contradiction=not args.no_contradiction, opposite=not args.no_opposite)
+                       contradiction=not args.no_contradiction, opposite=not args.no_opposite,
+                       backjump=not args.no_backjump, shared_edge=not args.no_shared_edge,
+                       cycles=not args.no_cycles,
+                       shave=DEFAULT_SHAVE if args.shave is None else args.shave)
     result = solve(puzzle, **options)
     if args.render:
         _render_first(puzzle, first, options, args.render)

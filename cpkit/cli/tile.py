@@ -21,8 +21,11 @@ def add_parser(sub) -> None:
                     "as letter grids, z-layers side by side, top row first.",
         formatter_class=HelpFormatter)
     p.add_argument("puzzle", metavar="PUZZLE", help="polycube definition file")
-    p.add_argument("--engine", default="auto", choices=["auto"] + supported("tiling"),
-                   help="search engine (auto: the fastest that applies)")
+    p.add_argument("--engine", default="auto", choices=sorted(set(supported("tiling"))),
+                   help="search engine: dlx (dancing links), fila (FILA alone, at most 256 "
+                        "free cells), hybrid (DLX places the first pieces, FILA the last "
+                        "--fila-at), cpsat (OR-Tools), auto (a hybrid configuration chosen from "
+                        "the puzzle's size, dimension and pieces; see docs/algorithms.md)")
     p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
                    help="what counts as distinct: raw (every symmetric copy), rotation (up to "
                         "the region's rotations, flips of a flat puzzle included), mirror (also "
@@ -31,10 +34,23 @@ def add_parser(sub) -> None:
                    help="rotational-redundancy filter: 'auto' picks the piece to constrain, a "
                         "piece name forces it, 'none' constrains nothing (every raw solution is "
                         "found and checked); counts are exact either way")
-    p.add_argument("--heuristic", default="s", metavar="SPEC",
-                   help="DLX ordering heuristic or schedule: s (min-fit), f (first hole), x, y, "
-                        "z, r (radial), a[@DEG] (angular); e.g. 'x:s=20' switches to s when "
-                        "20 pieces remain")
+    p.add_argument("--heuristic", default=None, metavar="SPEC",
+                   help="ordering heuristic or schedule, in polycube's notation: 'x:s=20' uses "
+                        "x and switches to s when 20 pieces remain.  DLX: s (min-fit), f (first "
+                        "hole), x, y, z (smallest coordinate), r (radial), a[@DEG] (angular), a "
+                        "trailing '!' to follow the order strictly.  FILA: f and the other fixed "
+                        "orders, e (fewest open neighbours, then fewest fits), s (fewest fits).  "
+                        "In a hybrid run the entries active above --fila-at go to DLX, the "
+                        "others to FILA, e.g. 's:e=11:f=3' (default: dlx s, fila f, hybrid and "
+                        "auto chosen automatically)")
+    p.add_argument("--fila-at", type=int, metavar="N", default=None,
+                   help="hybrid/auto: switch from DLX to FILA when N pieces remain (N >= the "
+                        "number of pieces: FILA from the start; 0: DLX only; default: the "
+                        "latest point where the free cells fit a 64-bit word)")
+    p.add_argument("--nof", action=argparse.BooleanOptionalAction, default=None,
+                   help="FILA's neighbour occupancy filtering: image lists per occupancy of the "
+                        "target's face neighbours; never changes fits, saves no-fits (default: "
+                        "on, except for puzzles of identical pieces)")
     filters = p.add_argument_group(
         "filters and triggers",
         "Image filters drop images that cannot be in a solution; triggers backtrack during the "
@@ -63,7 +79,8 @@ def add_parser(sub) -> None:
     p.add_argument("--show", type=int, metavar="N", default=None,
                    help="print at most N solutions (default: all, or none with --count-only)")
     p.add_argument("--stats", action="store_true",
-                   help="print placements per number of pieces remaining (as polycube does)")
+                   help="print attempts, fits and no-fits per number of pieces remaining, and "
+                        "per target (as the FILA paper's Tables 2-5)")
     p.add_argument("--render", metavar="FILE",
                    help="draw the first solution to FILE (.png or .svg; see 'cpkit render')")
     add_run_options(p)
@@ -121,10 +138,6 @@ def run(args) -> int:
             shown[0] += 1
             print(f"solution {shown[0]}:\n{format_tiling(puzzle, tiling)}\n", flush=True)
 
-        if args.engine == "cpsat" and args.heuristic != "s":
-            from ..errors import InputError
-            raise InputError("--heuristic applies to the dlx engine, not cpsat")
-
         options = dict(engine=args.engine, unique=args.unique, limit=args.limit,
                        time_limit=args.time_limit, count_only=args.count_only or show == 0,
                        redundancy=None if args.redundancy == "none" else args.redundancy,
@@ -133,8 +146,7 @@ def run(args) -> int:
                        parity_filter=False if args.no_parity_filter else
                        (args.parity_filter or True),
                        fit_filter=args.fit_filter)
-        if args.engine in ("auto", "dlx"):
-            options["heuristic"] = args.heuristic
+        options.update(engine_options(args))
         for name in ("volume_trigger", "parity_trigger"):
             if getattr(args, name) is not None:
                 options[name] = getattr(args, name)
@@ -150,11 +162,56 @@ def run(args) -> int:
         if args.stats and result.stats.fits_by_remaining:
             print(format_stats_table(result.stats.fits_by_remaining,
                                      result.stats.attempts_by_remaining))
+            detail = configuration_line(result)
+            if detail:
+                print(detail)
         state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
         note = result.stats.extra.get("proof")
         proof = f" (proved by {note}, no search needed)" if note else ""
         text = (f"{puzzle.name}: {result.count:,} solutions ({result.unique}){proof}, {state}; "
                 f"engine {result.engine}, {result.stats.fits:,} fits, "
+                f"{result.stats.no_fits:,} no-fits, "
                 f"search {result.seconds:.3f} s, jit {result.jit_seconds:.2f} s")
         status = max(status, finish(result, args.json, text))
     return status
+
+
+#: Which engine takes which search option.
+ENGINE_OPTIONS = {"dlx": ("heuristic",), "fila": ("heuristic", "nof"),
+                  "hybrid": ("heuristic", "fila_at", "nof"), "auto": ("heuristic", "fila_at", "nof"),
+                  "cpsat": ()}
+
+
+def engine_options(args) -> dict:
+    """The search options given on the command line, checked against the chosen engine."""
+    from ..errors import InputError
+
+    given = {name: getattr(args, name) for name in ("heuristic", "fila_at", "nof")
+             if getattr(args, name) is not None}
+    accepted = ENGINE_OPTIONS.get(args.engine, ())
+    for name in given:
+        if name not in accepted:
+            flag = "--" + name.replace("_", "-")
+            users = sorted(e for e, names in ENGINE_OPTIONS.items() if name in names)
+            raise InputError(f"{flag} applies to the {', '.join(users)} engines, not "
+                             f"{args.engine}")
+    if given.get("fila_at") is not None and given["fila_at"] < 0:
+        raise InputError(f"--fila-at must be at least 0, got {given['fila_at']}")
+    return given
+
+
+def configuration_line(result) -> str:
+    """What the hybrid / automatic configuration did, for --stats."""
+    options, extra = result.options, result.stats.extra
+    if "fila_at" not in options:
+        return ""
+    parts = [f"heuristic {options['heuristic']}", f"FILA when {options['fila_at']} pieces "
+             f"remain", f"NOF {'on' if options.get('nof') else 'off'}"]
+    if "max_subproblem_cells" in extra:
+        parts.append(f"{extra['subproblems']:,} FILA subproblem(s) of at most "
+                     f"{extra['max_subproblem_cells']} cells")
+    elif "subproblems" in extra:
+        parts.append(f"{extra['subproblems']:,} FILA subproblem(s)")
+    if extra.get("heuristic_checks"):
+        parts.append(f"{extra['heuristic_checks']:,} fit checks by the E/S heuristics")
+    return "configuration: " + "; ".join(parts)

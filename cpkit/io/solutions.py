@@ -20,9 +20,18 @@ def format_tiling(puzzle: Puzzle, tiling: Tiling) -> str:
 
 
 def format_stats_table(fits: list[int], attempts: list[int]) -> str:
-    """polycube-style per-level statistics: placements by number of pieces remaining."""
-    lines = ["pieces left      attempts          fits"]
-    for n in range(len(fits) - 1, 0, -1):
-        lines.append(f"{n:11d} {attempts[n]:13,d} {fits[n]:13,d}")
-    lines.append(f"{'total':>11} {sum(attempts):13,d} {sum(fits):13,d}")
+    """polycube-style per-level statistics (the FILA paper's Tables 2-5): attempts, fits and
+    no-fits by number of pieces remaining, and per target: a level's counts divided by the
+    number of targets it had, which is the fits of the level above (1 at the top level)."""
+    top = len(fits) - 1
+    lines = ["pieces left      attempts          fits       no-fits   per target: attempts"
+             "      fits   no-fits"]
+    for n in range(top, 0, -1):
+        targets = 1 if n == top else fits[n + 1]
+        no = attempts[n] - fits[n]
+        per = (f"{attempts[n] / targets:20.3f} {fits[n] / targets:9.3f} {no / targets:9.3f}"
+               if targets else f"{'-':>20} {'-':>9} {'-':>9}")
+        lines.append(f"{n:11d} {attempts[n]:13,d} {fits[n]:13,d} {no:13,d} {per}")
+    total_no = sum(attempts) - sum(fits)
+    lines.append(f"{'total':>11} {sum(attempts):13,d} {sum(fits):13,d} {total_no:13,d}")
     return "\n".join(lines)

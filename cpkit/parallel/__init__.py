@@ -3,6 +3,7 @@
 - ``protocol``: what an engine implements to be split (``Splittable``) and the records it
   exchanges (``Part``, ``Frontier``, ``Probe``); paths are plain lists of ints.
 - ``dlx``: the protocol for DLX (tilings and exact covers).
+- ``hybrid``: the protocol for the DLX-to-FILA hybrid and FILA alone.
 - ``job``: what every worker receives once (the model and the search options) and its
   per-process cache of prepared searches.
 - ``plan``: choosing the split depth and ordering the subproblems (Knuth estimates).
@@ -23,6 +24,9 @@ from typing import Any, Callable
 SPLITTERS: dict[tuple[str, str], str] = {
     ("tiling", "dlx"): "cpkit.parallel.dlx:prepare",
     ("exact_cover", "dlx"): "cpkit.parallel.dlx:prepare",
+    ("tiling", "auto"): "cpkit.parallel.hybrid:prepare",
+    ("tiling", "hybrid"): "cpkit.parallel.hybrid:prepare_hybrid",
+    ("tiling", "fila"): "cpkit.parallel.hybrid:prepare_fila",
 }
 
 

@@ -27,7 +27,8 @@ NODES_PER_SUBPROBLEM = 200_000
 #: At least this many subproblems per worker, whatever the estimate (load balance).
 MIN_PER_WORKER = 16
 MAX_SUBPROBLEMS = 20_000
-#: Probes spent on estimating the subproblems' sizes, in total.
+#: Probes spent on estimating the subproblems' sizes, in total (a tree whose probes cost more
+#: says how many it affords in ``order_probes``).
 ORDER_PROBES = 4000
 
 
@@ -92,5 +93,5 @@ def subproblem_sizes(tree, paths: list[Path], seed: int = 0) -> list[float]:
     """Estimated nodes below each path (a few probes each)."""
     if not paths:
         return []
-    per = max(1, min(16, ORDER_PROBES // len(paths)))
+    per = max(1, min(16, getattr(tree, "order_probes", ORDER_PROBES) // len(paths)))
     return [max(1.0, estimate(tree, p, per, seed + k).nodes) for k, p in enumerate(paths)]

@@ -28,7 +28,8 @@ Path = list[int]
 class Part:
     """The figures of one searched part of the tree (the frontier search or one subproblem).
 
-    ``fits`` is indexed by depth (the engine's levels); ``extra`` holds engine counters that add
+    ``fits`` is indexed by depth (the engine's levels), and so is ``attempts`` for engines that
+    test images that do not fit (FILA; empty otherwise); ``extra`` holds engine counters that add
     up (e.g. DLX's trigger backtracks).  ``solutions`` holds engine-native solutions (lists of
     ints) when they were asked for.  Parts merge by addition (``add``)."""
 
@@ -36,6 +37,7 @@ class Part:
     found: int = 0                   # solutions the engine found (before the counting check)
     nodes: int = 0
     fits: list[int] = field(default_factory=list)
+    attempts: list[int] = field(default_factory=list)
     extra: dict[str, int] = field(default_factory=dict)
     complete: bool = True
     seconds: float = 0.0
@@ -47,10 +49,8 @@ class Part:
         self.count += other.count
         self.found += other.found
         self.nodes += other.nodes
-        if len(other.fits) > len(self.fits):
-            self.fits.extend([0] * (len(other.fits) - len(self.fits)))
-        for k, v in enumerate(other.fits):
-            self.fits[k] += v
+        _add_lists(self.fits, other.fits)
+        _add_lists(self.attempts, other.attempts)
         for k, v in other.extra.items():
             self.extra[k] = self.extra.get(k, 0) + v
         self.complete = self.complete and other.complete
@@ -68,10 +68,18 @@ class Part:
     def from_json(cls, data: dict[str, Any]) -> "Part":
         return cls(count=int(data["count"]), found=int(data["found"]), nodes=int(data["nodes"]),
                    fits=[int(v) for v in data["fits"]],
+                   attempts=[int(v) for v in data.get("attempts", [])],
                    extra={str(k): int(v) for k, v in data["extra"].items()},
                    complete=bool(data["complete"]), seconds=float(data["seconds"]),
                    cpu_seconds=float(data.get("cpu_seconds", 0.0)),
                    worker=str(data.get("worker", "")))
+
+
+def _add_lists(mine: list[int], other: list[int]) -> None:
+    if len(other) > len(mine):
+        mine.extend([0] * (len(other) - len(mine)))
+    for k, v in enumerate(other):
+        mine[k] += v
 
 
 @dataclass

@@ -116,7 +116,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             return tree.proof
         small = False
         if workers is None and not distributed and not durable and not signals.raised:
-            small = plan.estimate(tree, [], 200).nodes < AUTO_MIN_NODES
+            probes = getattr(tree, "size_probes", 200)
+            small = plan.estimate(tree, [], probes).nodes < AUTO_MIN_NODES
         if signals.raised:
             return tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
                                jit_seconds=0.0, solutions=[])

@@ -53,6 +53,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import explain as ex
 from . import sparse_set as ss
 from .sparse_set import ix
 
@@ -67,6 +68,9 @@ G_INSTANTIATION = 5
 G_PREEMPTION = 6
 G_OPPOSITE = 7          # opposite pairs maintained
 G_HEURISTIC = 8         # pair heuristic (cpkit.search._em_cp_kernel.H_*)
+G_EXPLAIN = 9           # explanations built (cpkit.propagators.explain), for backjumping
+G_SHARED_EDGE = 26      # remaining-tile rules (section 4.2): shared-edge bound h(M)
+G_CYCLES = 27           #   and frame-colour cycles
 # Global state.
 G_N3 = 10               # empty cells with 3 or 4 known sides
 G_TRAIL = 11            # trail top (an index into the trail section)
@@ -76,6 +80,11 @@ G_FAIL_KIND = 14        # F_* of the last failure
 G_FAIL_WHO = 15         # its pair (F_PAIR) or cell (F_CELL)
 G_PROPAGATED = 16       # placements made by instantiation
 G_PREEMPTED = 17        # tiles tagged
+G_WORDS = 18            # 64-bit words of an explanation row
+G_LEVEL_NOW = 19        # decision level given to the placements being made
+G_CQTOP = 28            # colour queue top (remaining-tile rules)
+G_FRAME_PLACED = 29     # placed frame cells
+G_RING = 61             # frame cells (the length of the rim)
 # Section offsets in st.
 O_NBR = 20              # 4 per cell: neighbour cell per side, -1 for the frame
 O_ORI_TILE = 21         # per orientation: its tile
@@ -105,6 +114,18 @@ O_TRAIL = 47
 # Section offsets in g.
 O_CMASK = 48            # 2 per cell: mask, value
 O_PACKED = 49           # per orientation
+# Explanations and remaining-tile rules.
+O_REASON = 50           # g: per cell, the explanation of its placement when propagated
+O_TAGEX = 51            # g: per tile, the explanation recorded when it was preempted
+O_XROW = 52             # g: two scratch rows, the first holds the last failure's explanation
+O_LEVEL = 53            # m: per cell, the decision level of its placement (-1: root)
+O_OFF_INIT = 54         # st: per pair, |Offer| on the empty board
+O_COLCOUNT = 55         # m: per colour, sides left on unplaced tiles, sides demanded, tiles left
+O_TILE_COLS = 56        # st: 4 per tile, its distinct colours other than grey (-1 padded)
+O_COL_START = 57        # st: per colour + 1, first entry in O_COL_TILES (CSR)
+O_COL_TILES = 58        # st: the tiles showing each colour
+O_CQUEUE = 59           # m: colours to check, then a queued flag per colour
+O_RIM = 60              # st: 2 per tile, the colours of its sides along the rim (-1: none)
 #: g[64:96] belongs to the search (cpkit.search._em_cp_kernel).
 G_SEARCH = 64
 G_HEADER = 96
@@ -131,6 +152,8 @@ TILE_STRIDE = 2
 F_NONE = 0
 F_PAIR = 1              # |available Offer| < |Demand| on pair G_FAIL_WHO
 F_CELL = 2              # cell G_FAIL_WHO has no tile that fits its known sides
+F_COLOUR = 3            # colour G_FAIL_WHO: more sides left than demands plus shared edges allow
+F_CYCLE = 4             # colour G_FAIL_WHO closes a ring of frame tiles shorter than the rim
 
 N_CLASSES = 5
 #: Bits 32..35 of a packed orientation: its grey sides; a cell's mask always covers them.
@@ -147,13 +170,42 @@ def packed_orientations(ori_col: np.ndarray) -> np.ndarray:
     return code | frame << FRAME_SHIFT
 
 
+def colour_tables(a, tile_pairs: np.ndarray) -> dict[int, np.ndarray]:
+    """Static tables of the explanation and remaining-tile code: each pair's initial Offer size,
+    each tile's distinct colours and rim colours, and the tiles showing each colour."""
+    values = a.n_values
+    off_init = np.bincount(tile_pairs[tile_pairs >= 0], minlength=a.n_pairs)
+    first = a.tile_ori_start[:-1]
+    tile_col = a.ori_col[first]                       # each tile as given (its first orientation)
+    tile_cols = np.full((a.n_tiles, 4), -1, dtype=np.int32)
+    rim = np.full((a.n_tiles, 2), -1, dtype=np.int32)
+    by_colour: list[list[int]] = [[] for _ in range(values)]
+    for t, col in enumerate(tile_col):
+        distinct = sorted({int(c) for c in col if c != 0})
+        tile_cols[t, :len(distinct)] = distinct
+        for c in distinct:
+            by_colour[c].append(t)
+        grey = [s for s in range(4) if col[s] == 0]
+        if grey:
+            # sides next to a grey side lie along the rim (1 grey side: 2 of them; corner: 2)
+            along = [s for s in range(4) if col[s] != 0 and any((s - g) % 4 in (1, 3)
+                                                                for g in grey)]
+            rim[t, :len(along)] = [int(col[s]) for s in along[:2]]
+    start = np.cumsum([0] + [len(ts) for ts in by_colour])
+    col_tiles = np.array([t for ts in by_colour for t in ts], dtype=np.int32)
+    return {O_OFF_INIT: off_init, O_TILE_COLS: tile_cols.ravel(), O_COL_START: start,
+            O_COL_TILES: col_tiles, O_RIM: rim.ravel()}
+
+
 def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
                 preemption: bool = True, opposite: bool = True, heuristic: int = 0,
-                search_sections: dict[int, int] | None = None
+                explain: bool = False, shared_edge: bool = False, cycles: bool = False,
+                search_sections: dict[int, int] | None = None,
+                search_rows: dict[int, int] | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(st, m, g)`` for the empty board of ``a`` (``BoardArrays``).  ``search_sections`` maps
     a g index (in the search's range) to the length of an extra int32 section of ``m`` whose
-    offset is stored there."""
+    offset is stored there; ``search_rows`` likewise to a number of explanation rows in ``g``."""
     n, t, p, values = a.n_cells, a.n_tiles, a.n_pairs, a.n_values
     pairs = a.tile_pairs.copy()
     if not opposite:
@@ -164,6 +216,7 @@ def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
     st_parts = [(O_NBR, a.nbr.ravel()), (O_ORI_TILE, a.ori_tile), (O_ORI_COL, a.ori_col.ravel()),
                 (O_TILE_ORI, a.tile_ori_start), (O_TILE_PAIRS, pairs.ravel()),
                 (O_TILE_NPAIRS, npairs)]
+    st_parts += list(colour_tables(a, pairs).items())
     at = 0
     for field, part in st_parts:
         g[field] = at
@@ -175,7 +228,8 @@ def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
                (O_DP_MEM, p), (O_DP_WHERE, p), (O_DP_SIZE, 1), (O_CLS_MEM, N_CLASSES * n),
                (O_CLS_WHERE, N_CLASSES * n), (O_CLS_SIZE, N_CLASSES),
                (O_TILES, t * TILE_STRIDE), (O_NB_PRE, p), (O_QUEUE, p), (O_QFLAG, p),
-               (O_TRAIL, n + t + 1)]
+               (O_TRAIL, n + t + 1), (O_LEVEL, n), (O_COLCOUNT, 3 * values),
+               (O_CQUEUE, 2 * values)]
     m_parts += list((search_sections or {}).items())
     at = 0
     for field, length in m_parts:
@@ -186,15 +240,29 @@ def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
     ss.init_family(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], p, n)
     ss.init_family(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], 1, p)
     ss.init_family(m, g[O_CLS_MEM], g[O_CLS_WHERE], g[O_CLS_SIZE], N_CLASSES, n)
-    g[O_CMASK] = G_HEADER
-    g[O_PACKED] = G_HEADER + 2 * n
-    g = np.concatenate([g, np.zeros(2 * n, dtype=np.int64), packed_orientations(a.ori_col)])
+    words = (n + 63) // 64
+    at = G_HEADER
+    g_parts = [(O_CMASK, 2 * n), (O_PACKED, len(a.ori_col)), (O_REASON, n * words),
+               (O_TAGEX, t * words), (O_XROW, 2 * words)]
+    g_parts += [(field, rows * words) for field, rows in (search_rows or {}).items()]
+    for field, length in g_parts:
+        g[field] = at
+        at += length
+    g = np.concatenate([g, np.zeros(at - G_HEADER, dtype=np.int64)])
+    g[g[O_PACKED]:g[O_PACKED] + len(a.ori_col)] = packed_orientations(a.ori_col)
     g[[G_VALUES, G_CELLS, G_TILES, G_PAIRS]] = values, n, t, p
     g[G_CONTRADICTION] = contradiction
     g[G_INSTANTIATION] = instantiation
     g[G_PREEMPTION] = preemption
     g[G_OPPOSITE] = opposite
     g[G_HEURISTIC] = heuristic
+    g[G_EXPLAIN] = explain
+    g[G_WORDS] = words
+    g[G_LEVEL_NOW] = -1
+    rules_apply = a.width >= 3 and a.height >= 3
+    g[G_SHARED_EDGE] = shared_edge and rules_apply
+    g[G_CYCLES] = cycles and rules_apply
+    g[G_RING] = 2 * (a.width + a.height) - 4
     init_state(st, m, g)
     return st, m, g
 
@@ -316,6 +384,133 @@ def fits(g, c, o):
     return (g[ix(g[O_PACKED] + o)] & g[ix(mask)]) == g[ix(mask + 1)]
 
 
+# ---------------------------------------------------------------------------------- colours
+@njit(cache=True)
+def _count_colours(st, m, g, c, o, t, delta):
+    """Remaining-tile counters when orientation ``o`` of tile ``t`` is placed on (``delta`` -1)
+    or taken off (+1) cell ``c``: per colour, the sides left on unplaced tiles, the sides empty
+    cells are asked to show (a placed neighbour's colour; the frame is not counted), the unplaced
+    tiles showing it.  A placement queues the tile's colours for the rules."""
+    cells = g[O_CELLS]
+    count = g[O_COLCOUNT]
+    nbr = g[O_NBR] + 4 * c
+    cols = g[O_ORI_COL] + 4 * o
+    frame = False
+    for s in range(4):
+        col = st[ix(cols + s)]
+        if col > 0:
+            m[ix(count + 3 * col)] += delta
+        x = st[ix(nbr + s)]
+        if x < 0:
+            frame = True
+        elif m[ix(cells + x * CELL_STRIDE + C_ORI)] >= 0:
+            # a demanded side of c is answered (or asked again)
+            m[ix(count + 3 * st[ix(g[O_ORI_COL] + 4 * m[ix(cells + x * CELL_STRIDE + C_ORI)]
+                                   + ((s + 2) & 3))] + 1)] += delta
+        else:
+            m[ix(count + 3 * col + 1)] -= delta
+    if frame:
+        g[G_FRAME_PLACED] -= delta
+    tile_cols = g[O_TILE_COLS] + 4 * t
+    cqueue = g[O_CQUEUE]
+    n_values = g[G_VALUES]
+    for j in range(4):
+        k = st[ix(tile_cols + j)]
+        if k < 0:
+            break
+        m[ix(count + 3 * k + 2)] += delta
+        if delta < 0 and m[ix(cqueue + n_values + k)] == 0:
+            m[ix(cqueue + n_values + k)] = 1
+            m[ix(cqueue + g[G_CQTOP])] = k
+            g[G_CQTOP] += 1
+
+
+@njit(cache=True, inline="always")
+def shared_edges(tiles):
+    """h(M): the most edges ``tiles`` unit squares can share (Benoist 2008; section 4.2)."""
+    s = np.int64(np.sqrt(tiles))
+    while s * s > tiles:
+        s -= 1
+    while (s + 1) * (s + 1) <= tiles:
+        s += 1
+    r = tiles - s * s
+    h = 2 * s * (s - 1)
+    if r == 0:
+        return h
+    if r <= s:
+        return h + 2 * r - 1
+    return h + 2 * r - 2
+
+
+@njit(cache=True)
+def rim_partner(st, m, g, t, k):
+    """The other unplaced tile with colour ``k`` along the rim, when exactly two ``k`` sides are
+    left, none demanded, and ``t`` has one of them along the rim; else -1."""
+    count = g[O_COLCOUNT]
+    if m[ix(count + 3 * k)] != 2 or m[ix(count + 3 * k + 1)] != 0:
+        return -1
+    tiles = g[O_TILES]
+    rim = g[O_RIM]
+    col_tiles = g[O_COL_TILES]
+    start = g[O_COL_START]
+    for j in range(st[ix(start + k)], st[ix(start + k + 1)]):
+        u = st[ix(col_tiles + j)]
+        if u == t or m[ix(tiles + u * TILE_STRIDE + T_CELL)] >= 0:
+            continue
+        if st[ix(rim + 2 * u)] == k or st[ix(rim + 2 * u + 1)] == k:
+            return u
+        return -1
+    return -1
+
+
+@njit(cache=True)
+def _check_colour(st, m, g, k):
+    """The remaining-tile rules on colour ``k``; False (and the failure recorded) if one fails.
+
+    Shared edges: of the ``left`` sides of colour ``k`` on unplaced tiles, ``demanded`` will
+    face placed tiles; the others face each other, two per shared edge, among the ``tiles``
+    unplaced tiles showing ``k``: ``left - demanded <= 2 h(tiles)``.  Cycles: when two frame
+    tiles hold the last two sides of a rim colour and nobody demands it, they are neighbours
+    along the rim; following such links from tile to tile, coming back to the start closes a
+    ring of frame tiles, impossible unless it is the whole empty rim."""
+    count = g[O_COLCOUNT]
+    left = m[ix(count + 3 * k)]
+    demanded = m[ix(count + 3 * k + 1)]
+    if g[G_SHARED_EDGE] != 0:
+        if left < demanded or left - demanded > 2 * shared_edges(m[ix(count + 3 * k + 2)]):
+            return _fail(g, F_COLOUR, k)
+    if g[G_CYCLES] == 0 or left != 2 or demanded != 0:
+        return True
+    tiles = g[O_TILES]
+    rim = g[O_RIM]
+    col_tiles = g[O_COL_TILES]
+    start = g[O_COL_START]
+    first = -1
+    for j in range(st[ix(start + k)], st[ix(start + k + 1)]):
+        u = st[ix(col_tiles + j)]
+        if m[ix(tiles + u * TILE_STRIDE + T_CELL)] < 0:
+            first = u
+            break
+    if first < 0 or (st[ix(rim + 2 * first)] != k and st[ix(rim + 2 * first + 1)] != k):
+        return True
+    cur = first
+    colour = k
+    length = 0
+    while length <= g[G_TILES]:
+        nxt = rim_partner(st, m, g, cur, colour)
+        if nxt < 0:
+            return True
+        length += 1
+        if nxt == first:
+            if g[G_FRAME_PLACED] > 0 or length < g[G_RING]:
+                return _fail(g, F_CYCLE, k)
+            return True
+        a = st[ix(rim + 2 * nxt)]
+        colour = st[ix(rim + 2 * nxt + 1)] if a == colour else a
+        cur = nxt
+    return True
+
+
 # ---------------------------------------------------------------------------------- assign
 @njit(cache=True)
 def assign(st, m, g, c, o):
@@ -333,6 +528,8 @@ def assign(st, m, g, c, o):
     r = cells + c * CELL_STRIDE
     t = st[ix(g[O_ORI_TILE] + o)]
     n3_before = g[G_N3]
+    if g[G_SHARED_EDGE] != 0 or g[G_CYCLES] != 0:
+        _count_colours(st, m, g, c, o, t, -1)
     m[ix(r + C_ORI)] = o
     tile = g[O_TILES] + t * TILE_STRIDE
     m[ix(tile + T_CELL)] = c
@@ -411,6 +608,8 @@ def unassign(st, m, g, c):
     r = cells + c * CELL_STRIDE
     o = m[ix(r + C_ORI)]
     t = st[ix(g[O_ORI_TILE] + o)]
+    if g[G_SHARED_EDGE] != 0 or g[G_CYCLES] != 0:
+        _count_colours(st, m, g, c, o, t, 1)
     nbr = g[O_NBR] + 4 * c
     for s in range(3, -1, -1):
         x = st[ix(nbr + s)]
@@ -531,8 +730,21 @@ def propagate(st, m, g):
     tile_ori = g[O_TILE_ORI]
     queue = g[O_QUEUE]
     qflag = g[O_QFLAG]
+    explain = g[G_EXPLAIN] != 0
+    cqueue = g[O_CQUEUE]
+    n_values = g[G_VALUES]
     ok = True
-    while g[G_QTOP] > 0:
+    while g[G_QTOP] > 0 or g[G_CQTOP] > 0:
+        if g[G_CQTOP] > 0:
+            g[G_CQTOP] -= 1
+            k = m[ix(cqueue + g[G_CQTOP])]
+            m[ix(cqueue + n_values + k)] = 0
+            if not _check_colour(st, m, g, k):
+                if explain:
+                    ex.colour_failure(st, m, g, k, g[O_XROW])
+                ok = False
+                break
+            continue
         g[G_QTOP] -= 1
         p = m[ix(queue + g[G_QTOP])]
         m[ix(qflag + p)] = 0
@@ -544,6 +756,8 @@ def propagate(st, m, g):
         if avail < d:
             if contradiction:
                 ok = _fail(g, F_PAIR, p)
+                if explain:
+                    ex.pair(st, m, g, p, g[O_XROW])
                 break
             continue
         if d == 0 or avail != d:
@@ -565,20 +779,35 @@ def propagate(st, m, g):
                     n_fit += 1
             if n_fit == 0:
                 ok = _fail(g, F_CELL, c)
+                if explain:
+                    ex.instantiation(st, m, g, c, p, g[O_XROW])
                 break
             if n_fit == 1:
+                if explain:
+                    ex.instantiation(st, m, g, c, p, g[O_REASON] + c * g[G_WORDS])
+                m[ix(g[O_LEVEL] + c)] = g[G_LEVEL_NOW]
                 assign(st, m, g, c, found)
                 g[G_PROPAGATED] += 1
                 continue
         if tags:
+            recorded = False
             for k in range(m[ix(off_size + p)]):
                 u = ss.member(m, off_mem, n_tiles, p, k)
                 if m[ix(tiles + u * TILE_STRIDE + T_TAG)] < 0:
+                    if explain:
+                        w = g[G_WORDS]
+                        if not recorded:
+                            ex.pair(st, m, g, p, g[O_XROW] + w)
+                            recorded = True
+                        ex.copy(g, g[O_TAGEX] + u * w, g[O_XROW] + w, w)
                     _tag(st, m, g, u, p)
     if not ok:
         while g[G_QTOP] > 0:
             g[G_QTOP] -= 1
             m[ix(qflag + m[ix(queue + g[G_QTOP])])] = 0
+        while g[G_CQTOP] > 0:
+            g[G_CQTOP] -= 1
+            m[ix(cqueue + n_values + m[ix(cqueue + g[G_CQTOP])])] = 0
     return ok
 
 
@@ -676,6 +905,18 @@ def init_state(st, m, g):
                     m[ix(cells + x * CELL_STRIDE + C_SURR)] += 1
     for c in range(n_cells):
         _reclassify(m, g, c)
+        m[ix(g[O_LEVEL] + c)] = -1
+    count = g[O_COLCOUNT]
+    for t in range(n_tiles):
+        o = st[ix(g[O_TILE_ORI] + t)]
+        for s in range(4):
+            col = st[ix(g[O_ORI_COL] + 4 * o + s)]
+            if col > 0:
+                m[ix(count + 3 * col)] += 1
+        for j in range(4):
+            k = st[ix(g[O_TILE_COLS] + 4 * t + j)]
+            if k >= 0:
+                m[ix(count + 3 * k + 2)] += 1
     g[G_EMPTY] = n_cells
     # Nothing is checked before the first placement: empty the queue.
     while g[G_QTOP] > 0:

@@ -17,6 +17,9 @@ from ..result import Result
 ENGINES: dict[tuple[str, str], str] = {
     ("tiling", "dlx"): "cpkit.search.dlx:solve_tiling",
     ("tiling", "cpsat"): "cpkit.search.cpsat:solve_tiling",
+    ("tiling", "fila"): "cpkit.search.fila:solve_tiling",
+    ("tiling", "hybrid"): "cpkit.search.hybrid:solve_tiling",
+    ("tiling", "auto"): "cpkit.search.hybrid:solve_tiling",
     ("exact_cover", "dlx"): "cpkit.search.dlx:solve_cover",
     ("exact_cover", "cpsat"): "cpkit.search.cpsat:solve_cover",
     ("edge_matching", "cp"): "cpkit.search.em_cp:solve",
@@ -25,7 +28,7 @@ ENGINES: dict[tuple[str, str], str] = {
 }
 
 #: What ``engine="auto"`` means for each family.
-AUTO: dict[str, str] = {"tiling": "dlx", "exact_cover": "dlx", "edge_matching": "cp"}
+AUTO: dict[str, str] = {"tiling": "auto", "exact_cover": "dlx", "edge_matching": "cp"}
 
 
 def family_of(model: Any) -> str:

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from ..propagators import colorpair as cp
+from ..propagators import explain as ex
 from ..propagators import sparse_set as ss
 from ..propagators.sparse_set import ix
 
@@ -58,13 +59,29 @@ G_N_ROOT = cp.G_SEARCH + 12         # root placements (hints)
 O_LV = cp.G_SEARCH + 13             # m section: the decision stack, LV_STRIDE per level
 O_CAND = cp.G_SEARCH + 14           # m section: candidate orientations of every open level
 O_ROOT = cp.G_SEARCH + 15           # m section: root placements, (cell, orientation) pairs
+G_SHAVE = cp.G_SEARCH + 16          # shaving limit L (0: no shaving)
+G_XTOP = cp.G_SEARCH + 17           # exclusion trail top
+G_XCAP = cp.G_SEARCH + 18           # exclusion trail capacity
+O_XTRAIL = cp.G_SEARCH + 19         # m section: exclusions, (cell, orientation, next) triples
+O_XHEAD = cp.G_SEARCH + 20          # m section: per cell, its newest exclusion (-1: none)
+O_ACC = cp.G_SEARCH + 21            # g rows: per level, the union of its failed branches' reasons
+O_XREASON = cp.G_SEARCH + 22        # g rows: per exclusion, why the value fails
+O_SROW = cp.G_SEARCH + 23           # g row: scratch of the search
+G_JUMPS = cp.G_SEARCH + 24          # nodes abandoned by a backjump before all their branches
+G_SKIPPED = cp.G_SEARCH + 25        # levels jumped over
+G_TRIALS = cp.G_SEARCH + 26         # shaving: trial placements
+G_REMOVED = cp.G_SEARCH + 27        # shaving: values removed
+G_SHAVED_IN = cp.G_SEARCH + 28      # shaving: placements forced (a single value left)
+G_SHAVED_FAIL = cp.G_SEARCH + 29    # shaving: nodes refuted (no value left)
 
 # Per-level record of the decision stack.
 L_CELL = 0
 L_PTR = 1               # next candidate
 L_END = 2               # end of this level's candidates
 L_MARK = 3              # trail top before this level's placement
-LV_STRIDE = 4
+L_XMARK = 4             # exclusion trail top before it
+L_FULL = 5              # 1 once a solution was found below this node: it never jumps
+LV_STRIDE = 6
 
 # Pair heuristics.
 H_MIN_OFFER = 0
@@ -76,10 +93,29 @@ HEURISTICS = {"min-offer": H_MIN_OFFER, "min-expected-offer": H_MIN_EXPECTED_OFF
               "min-expected-ratio": H_MIN_EXPECTED_RATIO}
 
 
-def search_sections(n_cells: int, n_orientations: int, n_roots: int) -> dict[int, int]:
+#: Exclusions kept at once are capped (shaving stops removing values when the pool is full).
+MAX_EXCLUSION_WORDS = 1 << 22
+#: Exclusions per cell the pool is sized for.
+EXCLUSIONS_PER_CELL = 32
+
+
+def exclusion_capacity(n_cells: int, shave: int) -> int:
+    if shave <= 0:
+        return 0
+    words = (n_cells + 63) // 64
+    return max(1, min(n_cells * min(shave, EXCLUSIONS_PER_CELL), MAX_EXCLUSION_WORDS // words))
+
+
+def search_sections(n_cells: int, n_orientations: int, n_roots: int,
+                    exclusions: int = 0) -> dict[int, int]:
     """The m sections the search needs, for ``cpkit.propagators.colorpair.build_state``."""
     return {O_LV: (n_cells + 1) * LV_STRIDE, O_CAND: max(1, n_cells * n_orientations),
-            O_ROOT: 2 * n_roots}
+            O_ROOT: 2 * n_roots, O_XTRAIL: 3 * max(1, exclusions), O_XHEAD: n_cells}
+
+
+def search_rows(n_cells: int, exclusions: int = 0) -> dict[int, int]:
+    """The explanation rows the search needs in g: one per level, one per exclusion, scratch."""
+    return {O_ACC: n_cells + 1, O_XREASON: max(1, exclusions), O_SROW: 1}
 
 
 @njit(cache=True)
@@ -157,6 +193,213 @@ def choose_cell(st, m, g):
     return ss.member(m, g[cp.O_DEM_MEM], n_cells, best, 0)
 
 
+# ---------------------------------------------------------------------------------- exclusions
+@njit(cache=True)
+def _undo_exclusions(m, g, mark):
+    xtrail = g[O_XTRAIL]
+    xhead = g[O_XHEAD]
+    while g[G_XTOP] > mark:
+        g[G_XTOP] -= 1
+        e = xtrail + 3 * g[G_XTOP]
+        m[ix(xhead + m[ix(e)])] = m[ix(e + 2)]
+
+
+@njit(cache=True)
+def _exclude(m, g, c, o):
+    """Remember that orientation ``o`` fails on cell ``c``; returns the exclusion's index."""
+    k = g[G_XTOP]
+    e = g[O_XTRAIL] + 3 * k
+    head = g[O_XHEAD] + c
+    m[ix(e)] = c
+    m[ix(e + 1)] = o
+    m[ix(e + 2)] = m[ix(head)]
+    m[ix(head)] = k
+    g[G_XTOP] = k + 1
+    return k
+
+
+@njit(cache=True)
+def _drop_excluded(m, g, c, cand, base, end):
+    """Remove the excluded orientations of ``c`` from ``m[cand + base:cand + end]``; new end."""
+    xtrail = g[O_XTRAIL]
+    first = m[ix(g[O_XHEAD] + c)]
+    if first < 0:
+        return end
+    out = base
+    for i in range(base, end):
+        o = m[ix(cand + i)]
+        k = first
+        excluded = False
+        while k >= 0:
+            if m[ix(xtrail + 3 * k + 1)] == o:
+                excluded = True
+                break
+            k = m[ix(xtrail + 3 * k + 2)]
+        if not excluded:
+            m[ix(cand + out)] = o
+            out += 1
+    return out
+
+
+@njit(cache=True)
+def _why_not(st, m, g, c, row):
+    """Added to ``row``: why no value outside the candidates of ``c`` (minus its exclusions) can
+    go on it -- the restriction explanation and every exclusion's reason."""
+    w = g[cp.G_WORDS]
+    ex.restriction(st, m, g, c, row)
+    xtrail = g[O_XTRAIL]
+    xreason = g[O_XREASON]
+    k = m[ix(g[O_XHEAD] + c)]
+    while k >= 0:
+        ex.union(g, row, xreason + k * w, w)
+        k = m[ix(xtrail + 3 * k + 2)]
+
+
+# ---------------------------------------------------------------------------------- backjumping
+@njit(cache=True)
+def _undo_branch(st, m, g, level):
+    """Take back the branch placed at ``level`` and everything made after it."""
+    r = g[O_LV] + level * LV_STRIDE
+    cp.undo_to(st, m, g, m[ix(r + L_MARK)])
+    _undo_exclusions(m, g, m[ix(r + L_XMARK)])
+
+
+@njit(cache=True)
+def branch_failed(st, m, g, level, full):
+    """The branch placed at ``level`` has no (further) solution below it.  Its explanation is in
+    the first scratch row of the propagator (unless ``full``: a solution was found below, which
+    forbids any jump over the nodes above).  Returns the level whose next branch is to be tried,
+    or -1 when the whole search is over.
+
+    Without explanations this is chronological backtracking.  With them, the explanation is
+    resolved down to cells placed before this level's decision (``explain.resolve``); if the
+    decision was needed, the reason joins the node's account and the next branch is tried;
+    otherwise the node fails whatever its remaining branches are, and so does every node up to
+    the deepest level of the explanation: they are abandoned (docs/algorithms.md, soundness)."""
+    lv = g[O_LV]
+    w = g[cp.G_WORDS]
+    fail = g[cp.O_XROW]
+    while True:
+        r = lv + level * LV_STRIDE
+        if g[cp.G_EXPLAIN] == 0:
+            _undo_branch(st, m, g, level)
+            return level
+        if full:
+            m[ix(r + L_FULL)] = 1
+            _undo_branch(st, m, g, level)
+            return level
+        if ex.resolve(st, m, g, fail, m[ix(r + L_MARK)]):
+            ex.union(g, g[O_ACC] + level * w, fail, w)
+            _undo_branch(st, m, g, level)
+            return level
+        target = ex.deepest_level(m, g, fail, w)
+        g[G_JUMPS] += 1
+        j = level
+        while j > target and m[ix(lv + j * LV_STRIDE + L_FULL)] == 0:
+            j -= 1
+        if j > target:
+            # Node j had a solution below: it is finished, and reports "full" to its parent.
+            g[G_SKIPPED] += level - j
+            if j == 0:
+                return -1
+            level = j - 1
+            full = True
+            continue
+        g[G_SKIPPED] += level - target - 1
+        if target < 0:
+            return -1
+        r = lv + (target + 1) * LV_STRIDE
+        cp.undo_to(st, m, g, m[ix(r + L_MARK)])
+        _undo_exclusions(m, g, m[ix(r + L_XMARK)])
+        level = target
+
+
+# ---------------------------------------------------------------------------------- shaving
+@njit(cache=True)
+def shave(st, m, g, level, cand, base):
+    """Shaving at the node entered at ``level`` (its placements belong to level ``level - 1``):
+    every empty cell that demands a pair and has at most ``G_SHAVE`` candidates has each tried
+    (placed, propagated, taken back); the values that fail at once are excluded (with the
+    failure's reason, resolved past the trial); a cell left with no value fails the node, a cell
+    left with one gets it (a propagated placement).  Passes repeat while they place something
+    (a fixed point: exclusions alone change no other cell's trials).  False on a failure, its
+    explanation in the propagator's first scratch row."""
+    n_cells = g[cp.G_CELLS]
+    cells = g[cp.O_CELLS]
+    limit = g[G_SHAVE]
+    explain = g[cp.G_EXPLAIN] != 0
+    w = g[cp.G_WORDS]
+    fail = g[cp.O_XROW]
+    levels = g[cp.O_LEVEL]
+    changed = True
+    while changed:
+        changed = False
+        for c in range(n_cells):
+            r = cells + c * cp.CELL_STRIDE
+            if m[ix(r + cp.C_ORI)] >= 0 or m[ix(r + cp.C_KNOWN)] < 2:
+                continue
+            demands = False
+            for k in range(cp.N_SLOTS):
+                if m[ix(r + cp.C_DPAIR + k)] >= 0:
+                    demands = True
+            if not demands:
+                continue
+            end = cp.candidates(st, m, g, c, cand, base)
+            end = _drop_excluded(m, g, c, cand, base, end)
+            if end - base > limit:
+                continue
+            survivors = 0
+            last = -1
+            for i in range(base, end):
+                o = m[ix(cand + i)]
+                mark = g[cp.G_TRAIL]
+                g[cp.G_LEVEL_NOW] = level
+                m[ix(levels + c)] = level
+                g[G_TRIALS] += 1
+                cp.assign(st, m, g, c, o)
+                if cp.propagate(st, m, g):
+                    survivors += 1
+                    last = o
+                elif g[G_XTOP] < g[G_XCAP]:
+                    if explain:
+                        if not ex.resolve(st, m, g, fail, mark):
+                            # The failure does not depend on c: the node fails.
+                            cp.undo_to(st, m, g, mark)
+                            g[cp.G_LEVEL_NOW] = level - 1
+                            g[G_SHAVED_FAIL] += 1
+                            return False
+                        k = _exclude(m, g, c, o)
+                        ex.copy(g, g[O_XREASON] + k * w, fail, w)
+                    else:
+                        _exclude(m, g, c, o)
+                    g[G_REMOVED] += 1
+                else:
+                    survivors += 1
+                    last = o
+                cp.undo_to(st, m, g, mark)
+            g[cp.G_LEVEL_NOW] = level - 1
+            if survivors == 0:
+                g[G_SHAVED_FAIL] += 1
+                g[cp.G_FAIL_KIND] = cp.F_CELL
+                g[cp.G_FAIL_WHO] = c
+                if explain:
+                    ex.clear(g, fail, w)
+                    _why_not(st, m, g, c, fail)
+                return False
+            if survivors == 1:
+                if explain:
+                    reason = g[cp.O_REASON] + c * w
+                    ex.clear(g, reason, w)
+                    _why_not(st, m, g, c, reason)
+                m[ix(levels + c)] = level - 1
+                g[G_SHAVED_IN] += 1
+                cp.assign(st, m, g, c, last)
+                if not cp.propagate(st, m, g):
+                    return False
+                changed = True
+    return True
+
+
 @njit(cache=True, _nrt=False)
 def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
     """Run from the saved state (``g[G_LEVEL]``, ``g[G_PC]``) until done, ``max_in_buf``
@@ -166,6 +409,9 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
     cells = g[cp.O_CELLS]
     lv = g[O_LV]
     cand = g[O_CAND]
+    levels = g[cp.O_LEVEL]
+    w = g[cp.G_WORDS]
+    explain = g[cp.G_EXPLAIN] != 0
     level = g[G_LEVEL]
     pc = g[G_PC]
     nbuf = g[G_NBUF]
@@ -173,6 +419,7 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
     status = DONE
     while True:
         if pc == PC_ROOT:
+            g[cp.G_LEVEL_NOW] = -1
             for k in range(g[G_N_ROOT]):
                 cp.assign(st, m, g, m[ix(g[O_ROOT] + 2 * k)], m[ix(g[O_ROOT] + 2 * k + 1)])
             level = 0
@@ -184,6 +431,24 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
         elif pc == PC_ENTER:
             r = lv + level * LV_STRIDE
             base = m[ix(r - LV_STRIDE + L_END)] if level > 0 else 0
+            if g[cp.G_EMPTY] > 0:
+                if budget <= 0:
+                    status = BUDGET_SPENT
+                    break
+                if g[G_SHAVE] > 0:
+                    g[cp.G_LEVEL_NOW] = level - 1
+                    if not shave(st, m, g, level, cand, base):
+                        level = branch_failed(st, m, g, level - 1, False) if level > 0 else -1
+                        if level < 0:
+                            level = 0
+                            pc = PC_LEAVE
+                            status = DONE
+                            break
+                        pc = PC_TRY
+                        continue
+            m[ix(r + L_FULL)] = 0
+            if explain:
+                ex.clear(g, g[O_ACC] + level * w, w)
             if g[cp.G_EMPTY] == 0:
                 g[G_SOLUTIONS] += 1
                 if store:
@@ -193,18 +458,18 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
                 m[ix(r + L_CELL)] = -1
                 m[ix(r + L_PTR)] = base
                 m[ix(r + L_END)] = base
+                m[ix(r + L_FULL)] = 1
                 pc = PC_TRY
                 if nbuf >= max_in_buf:
                     status = BUFFER_FULL
                     break
                 continue
-            if budget <= 0:
-                status = BUDGET_SPENT
-                break
             c = choose_cell(st, m, g)
             end = base
             if c >= 0:
                 end = cp.candidates(st, m, g, c, cand, base)
+                if g[G_SHAVE] > 0:
+                    end = _drop_excluded(m, g, c, cand, base, end)
             if end == base:
                 g[G_DEAD_ENDS] += 1
                 g[cp.G_FAIL_KIND] = cp.F_CELL
@@ -213,6 +478,7 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
             m[ix(r + L_PTR)] = base
             m[ix(r + L_END)] = end
             m[ix(r + L_MARK)] = g[cp.G_TRAIL]
+            m[ix(r + L_XMARK)] = g[G_XTOP]
             pc = PC_TRY
         elif pc == PC_TRY:
             r = lv + level * LV_STRIDE
@@ -223,19 +489,41 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
             m[ix(r + L_PTR)] = p + 1
             g[G_NODES] += 1
             budget -= 1
-            cp.assign(st, m, g, m[ix(r + L_CELL)], m[ix(cand + p)])
+            c = m[ix(r + L_CELL)]
+            g[cp.G_LEVEL_NOW] = level
+            m[ix(levels + c)] = level
+            cp.assign(st, m, g, c, m[ix(cand + p)])
             if cp.propagate(st, m, g):
                 level += 1
                 pc = PC_ENTER
             else:
                 g[G_FAILS] += 1
-                cp.undo_to(st, m, g, m[ix(r + L_MARK)])
+                level = branch_failed(st, m, g, level, False)
+                if level < 0:
+                    level = 0
+                    pc = PC_LEAVE
+                    status = DONE
+                    break
         else:
+            # Every branch of the node at ``level`` is done.
             if level == 0:
                 status = DONE
                 break
-            level -= 1
-            cp.undo_to(st, m, g, m[ix(lv + level * LV_STRIDE + L_MARK)])
+            r = lv + level * LV_STRIDE
+            full = m[ix(r + L_FULL)] != 0
+            c = m[ix(r + L_CELL)]
+            if explain and not full:
+                if c < 0:
+                    full = True
+                else:
+                    fail = g[cp.O_XROW]
+                    ex.copy(g, fail, g[O_ACC] + level * w, w)
+                    _why_not(st, m, g, c, fail)
+            level = branch_failed(st, m, g, level - 1, full)
+            if level < 0:
+                level = 0
+                status = DONE
+                break
             pc = PC_TRY
     g[G_LEVEL] = level
     g[G_PC] = pc

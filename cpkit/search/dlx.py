@@ -21,7 +21,7 @@ from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from . import _dlx_kernel as K
 from .driver import drive
-from .heuristics import Schedule, parse_schedule, tables
+from .heuristics import DLX_LETTERS, Schedule, parse_schedule, tables
 from .jit import warm
 
 ENGINE = "dlx"
@@ -298,7 +298,7 @@ def prepare_tiling(puzzle: Puzzle, keep: np.ndarray | None = None, heuristic: st
                    parity_filter_from: int | None = None,
                    volume_filter_from: int | None = None) -> Prepared:
     """The DLX search of the raw tilings of ``puzzle`` restricted to the images in ``keep``."""
-    schedule = parse_schedule(heuristic)
+    schedule = parse_schedule(heuristic, DLX_LETTERS, "DLX")
     cover = puzzle.exact_cover(keep)
     image_ids = np.flatnonzero(keep) if keep is not None else np.arange(len(puzzle.images))
     constraints = Constraints.for_tiling(puzzle, image_ids, parity_trigger=parity_trigger,

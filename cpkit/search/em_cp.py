@@ -26,6 +26,24 @@ from .jit import warm
 ENGINE = "cp"
 BUFFER = 1024
 DEFAULT_HEURISTIC = "min-expected-gap"
+DEFAULT_BACKJUMP = True
+DEFAULT_SHAVE: int | str = 0
+DEFAULT_SHARED_EDGE = True
+DEFAULT_CYCLES = True
+
+
+def shave_limit(shave: int | str, n_orientations: int) -> int:
+    """The shaving limit as a number: 0 for none, ``"all"`` for every candidate count."""
+    if shave == "all":
+        return max(1, n_orientations)
+    try:
+        limit = int(shave)
+    except (TypeError, ValueError):
+        raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}") \
+            from None
+    if limit < 0:
+        raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}")
+    return limit
 
 
 class CpSearch:
@@ -33,18 +51,28 @@ class CpSearch:
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, *, heuristic: str = DEFAULT_HEURISTIC,
                  contradiction: bool = True, instantiation: bool = True,
-                 preemption: bool = True, opposite: bool = True, store: bool = True,
-                 buffer: int = BUFFER,
+                 preemption: bool = True, opposite: bool = True,
+                 backjump: bool = DEFAULT_BACKJUMP, shave: int | str = DEFAULT_SHAVE,
+                 shared_edge: bool = DEFAULT_SHARED_EDGE, cycles: bool = DEFAULT_CYCLES,
+                 store: bool = True, buffer: int = BUFFER,
                  on_orientations: Callable[[np.ndarray], None] | None = None):
         if heuristic not in K.HEURISTICS:
             raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
                              f"{', '.join(K.HEURISTICS)}")
         a = puzzle.arrays
         n_roots = len(a.hint_cell)
+        limit = shave_limit(shave, a.n_orientations)
+        exclusions = K.exclusion_capacity(a.n_cells, limit)
         self.st, self.m, self.g = cp.build_state(
             a, contradiction=contradiction, instantiation=instantiation, preemption=preemption,
-            opposite=opposite, heuristic=K.HEURISTICS[heuristic],
-            search_sections=K.search_sections(a.n_cells, a.n_orientations, n_roots))
+            opposite=opposite, heuristic=K.HEURISTICS[heuristic], explain=backjump,
+            shared_edge=shared_edge, cycles=cycles,
+            search_sections=K.search_sections(a.n_cells, a.n_orientations, n_roots, exclusions),
+            search_rows=K.search_rows(a.n_cells, exclusions))
+        self.g[K.G_SHAVE] = limit
+        self.g[K.G_XCAP] = exclusions
+        head = self.g[K.O_XHEAD]
+        self.m[head:head + a.n_cells] = -1
         root = self.g[K.O_ROOT]
         self.m[root:root + 2 * n_roots:2] = a.hint_cell
         self.m[root + 1:root + 2 * n_roots:2] = a.hint_ori
@@ -70,6 +98,9 @@ class CpSearch:
         g = self.g
         return {"propagated": int(g[cp.G_PROPAGATED]), "preempted": int(g[cp.G_PREEMPTED]),
                 "failed_nodes": int(g[K.G_FAILS]), "dead_ends": int(g[K.G_DEAD_ENDS]),
+                "backjumps": int(g[K.G_JUMPS]), "levels_skipped": int(g[K.G_SKIPPED]),
+                "shave_trials": int(g[K.G_TRIALS]), "shave_removed": int(g[K.G_REMOVED]),
+                "shave_placed": int(g[K.G_SHAVED_IN]), "shave_failed": int(g[K.G_SHAVED_FAIL]),
                 "pattern_decisions": [int(v) for v in g[K.G_PATTERN:K.G_PATTERN + 4]],
                 "heuristic_decisions": int(g[K.G_BY_HEURISTIC])}
 
@@ -102,6 +133,9 @@ def _warm_up() -> None:
             s = CpSearch(tiny, heuristic=heuristic, store=store, buffer=2)
             while not s.step(10, 1)[0]:
                 pass
+    for backjump in (True, False):
+        s = CpSearch(tiny, backjump=backjump, shave=2, store=False)
+        s.step(10, 1 << 20)
 
 
 def jit_seconds() -> float:
@@ -112,17 +146,27 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
           on_solution: Callable[[BoardSolution], None] | None = None,
           heuristic: str = DEFAULT_HEURISTIC, contradiction: bool = True,
-          instantiation: bool = True, preemption: bool = True, opposite: bool = True) -> Result:
-    """Every solution of ``puzzle`` under each root (hints), by ColorPair CP search."""
+          instantiation: bool = True, preemption: bool = True, opposite: bool = True,
+          backjump: bool = DEFAULT_BACKJUMP, shave: int | str = DEFAULT_SHAVE,
+          shared_edge: bool = DEFAULT_SHARED_EDGE, cycles: bool = DEFAULT_CYCLES) -> Result:
+    """Every solution of ``puzzle`` under each root (hints), by ColorPair CP search.
+
+    Components (each can be switched off; counts never change): the rules ``contradiction``,
+    ``instantiation``, ``preemption`` and ``opposite`` pairs; ``backjump`` (explanations and
+    conflict-directed backjumping, section 5.2); ``shave`` (a limit L, ``"all"``, or 0 for none;
+    section 6.2); the remaining-tile rules ``shared_edge`` and ``cycles`` (section 4.2); the pair
+    ``heuristic`` (section 5.1)."""
     if heuristic not in K.HEURISTICS:
         raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
                          f"{', '.join(K.HEURISTICS)}")
+    shave_limit(shave, 1)
     jit = jit_seconds()
     solutions: list[BoardSolution] = []
     emit = on_solution if on_solution is not None else solutions.append
     store = on_solution is not None or not count_only
     options = dict(heuristic=heuristic, contradiction=contradiction,
-                   instantiation=instantiation, preemption=preemption, opposite=opposite)
+                   instantiation=instantiation, preemption=preemption, opposite=opposite,
+                   backjump=backjump, shave=shave, shared_edge=shared_edge, cycles=cycles)
 
     def make(root: tuple[Hint, ...]) -> CpSearch:
         sub = puzzle.with_hints(root)

@@ -1,4 +1,4 @@
-"""Ordering heuristics for DLX and their schedules.
+"""Ordering heuristics for DLX and FILA, and their schedules.
 
 A heuristic picks the column (a hole to fill or a piece to place) to branch on:
 
@@ -12,6 +12,11 @@ A heuristic picks the column (a hole to fill or a piece to place) to branch on:
 As in polycube, every heuristic but ``s`` first takes any column with zero or one option left
 (a dead end or a forced move).  A trailing ``!`` (``f!``) drops that override and follows the
 order strictly, which is what de Bruijn's algorithm and FILA's F heuristic do.
+
+FILA (``cpkit.search.fila``) targets cells only: ``f``, ``x``, ``y``, ``z``, ``r`` and ``a`` are
+fixed orders there (always strict, ties by cell number; ``!`` changes nothing), ``e`` picks among
+the holes with fewest open neighbours the one with fewest fits, and ``s`` the hole with fewest
+fits.  ``e`` exists only in FILA.
 
 A *schedule* switches heuristics by the number of pieces remaining, in polycube's notation:
 ``x:s=20`` uses ``x`` from the start and ``s`` once 20 pieces remain; an entry without ``=N``
@@ -29,7 +34,11 @@ import numpy as np
 from ..errors import InputError
 from ._dlx_kernel import H_KEYED, H_KEYED_STRICT, H_MINFIT
 
-LETTERS = "sfxyzra"
+LETTERS = "sfxyzrae"
+DLX_LETTERS = "sfxyzra"
+FILA_LETTERS = "fxyzraes"
+#: Heuristics that target cells in an order fixed in advance (FILA's POF applies to them).
+FIXED_ORDER = "fxyzra"
 _ENTRY = re.compile(r"^(?P<letter>[a-z])(?P<strict>!?)(?:@(?P<arg>-?\d+(?:\.\d+)?))?(?:=(?P<at>\d+))?$")
 
 
@@ -62,12 +71,30 @@ class Schedule:
     def __str__(self) -> str:
         return ":".join(str(h) if at is None else f"{h}={at}" for h, at in self.entries)
 
+    def part(self, low: int, high: int) -> "Schedule":
+        """The entries active for some number of pieces remaining in ``low..high``, the first
+        one active from the start: the schedule one engine of a hybrid run follows."""
+        used = sorted({self.at(n) for n in range(low, high + 1)})
+        entries = [self.entries[k] for k in used] or [self.entries[self.at(high)]]
+        return Schedule(((entries[0][0], None),) + tuple(entries[1:]))
 
-def parse_schedule(spec: str, allowed: str = LETTERS) -> Schedule:
-    """Parse ``--heuristic``; raise ``InputError`` with the accepted syntax on a bad spec."""
+    def check(self, allowed: str, engine: str) -> None:
+        """Raise ``InputError`` if an entry uses a letter ``engine`` does not accept."""
+        for h, _ in self.entries:
+            if h.letter not in allowed:
+                raise InputError(f"heuristic {h.letter!r} is not available to {engine}, which "
+                                 f"accepts {', '.join(allowed)}")
+
+
+def parse_schedule(spec: str, allowed: str = LETTERS, engine: str = "") -> Schedule:
+    """Parse ``--heuristic``; raise ``InputError`` with the accepted syntax on a bad spec, and
+    name ``engine`` when a known letter is one it does not accept."""
     entries: list[tuple[Heuristic, int | None]] = []
     for part in str(spec).strip().split(":"):
         m = _ENTRY.match(part.strip())
+        if m and engine and m.group("letter") in LETTERS and m.group("letter") not in allowed:
+            raise InputError(f"heuristic {m.group('letter')!r} in {spec!r} is not available to "
+                             f"{engine}, which accepts {', '.join(allowed)}")
         if not m or m.group("letter") not in allowed:
             raise InputError(f"bad heuristic {part!r} in {spec!r}: expected one of "
                              f"{', '.join(allowed)} (optionally 'a@DEG', a trailing '!', and "

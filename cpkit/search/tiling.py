@@ -34,7 +34,9 @@ from .jit import warm
 
 UNIQUE_MODES = ("raw", "rotation", "mirror")
 #: Engines that check triggers and dynamic filters during search.
-TRIGGER_ENGINES = ("dlx", "hybrid")
+TRIGGER_ENGINES = ("dlx", "hybrid", "auto")
+#: Engines told whether the redundancy filter constrained a piece (they may place it first).
+PLAN_AWARE_ENGINES = ("hybrid", "auto")
 
 
 def check_common(limit: int | None, time_limit: float | None) -> None:
@@ -82,13 +84,15 @@ class Front:
                 "parity_filter": parity_filter, "fit_filter": fit_filter}
 
 
-def prepare(puzzle: Puzzle, *, engine_name: str = "", unique: str = "rotation",
+def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., Result] | None = None,
+            unique: str = "rotation",
             redundancy: str | None = "auto", volume_filter: bool | int = True,
             parity_filter: bool | int = True, fit_filter: bool = False,
             limit: int | None = None, time_limit: float | None = None,
             **engine_options: Any) -> Front:
     """Check the options and run the deterministic preparation (filters, redundancy plan) that
-    every search of ``puzzle`` under these options starts from; see ``solve``."""
+    every search of ``puzzle`` under these options starts from; see ``solve``.  ``engine_fn``
+    (if given) may check its own options first (``precheck``), before the filters run."""
     if unique not in UNIQUE_MODES:
         raise InputError(f"unknown counting mode {unique!r}; expected one of "
                          f"{', '.join(UNIQUE_MODES)}")
@@ -111,6 +115,9 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", unique: str = "rotation",
                       if k not in ("parity_trigger", "volume_trigger") or v is not None}
     engine_options.update(in_search)
 
+    precheck = getattr(engine_fn, "precheck", None)
+    if precheck is not None:
+        precheck(puzzle, **engine_options)       # fail before the (possibly long) filters
     jit = warm("tiling filters", tf.warm_up)
     prep_start = time.perf_counter()
     extra: dict[str, Any] = {}
@@ -153,8 +160,8 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     ``fit_filter``: one-shot, repeated to a fixed point.  Other options go to the engine (e.g.
     ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX).
     """
-    front = prepare(puzzle, engine_name=engine_name, unique=unique, redundancy=redundancy,
-                    volume_filter=volume_filter, parity_filter=parity_filter,
+    front = prepare(puzzle, engine_name=engine_name, engine_fn=engine_fn, unique=unique,
+                    redundancy=redundancy, volume_filter=volume_filter, parity_filter=parity_filter,
                     fit_filter=fit_filter, limit=limit, time_limit=time_limit,
                     **engine_options)
     if front.proof is not None:
@@ -179,6 +186,8 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
             raise StopSearch
 
     streaming = check or not count_only
+    if engine_name in PLAN_AWARE_ENGINES:
+        engine_options["constrained"] = front.plan.piece is not None
     result = engine_fn(puzzle, keep=keep, limit=None if check else limit,
                        time_limit=time_limit, count_only=count_only,
                        on_images=on_images if streaming else None, **engine_options)

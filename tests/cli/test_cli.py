@@ -24,7 +24,8 @@ def test_tile_json_is_the_last_line(capsys):
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0
     assert summary["solutions"] == 8 and summary["complete"] is True
-    assert summary["engine"] == "dlx" and summary["unique"] == "raw"
+    assert summary["engine"] == "fila" and summary["unique"] == "raw"    # auto chose FILA
+    assert summary["no_fits"] == summary["attempts"] - summary["fits"] > 0
     for key in ("seconds", "nodes", "fits", "attempts", "jit_seconds"):
         assert key in summary
 
@@ -76,7 +77,26 @@ def test_parity_proof_is_reported(tmp_path, capsys):
 def test_stats_table(capsys):
     _, out, _ = run(capsys, "tile", str(TILING / "somacube.txt"), "--unique", "raw",
                     "--count-only", "--stats")
-    assert "pieces left" in out and "total" in out
+    assert "pieces left" in out and "total" in out and "no-fits" in out
+
+
+@pytest.mark.parametrize("engine_args", [
+    ["--engine", "fila"], ["--engine", "fila", "--heuristic", "e:f=3", "--no-nof"],
+    ["--engine", "hybrid", "--fila-at", "5", "--heuristic", "s:e=5:f=2", "--nof"],
+    ["--engine", "hybrid"], ["--engine", "dlx"],
+])
+def test_engines_through_the_cli(capsys, engine_args):
+    status, out, _ = run(capsys, "tile", str(TILING / "somacube.txt"), "--count-only", "--json",
+                         *engine_args)
+    summary = json.loads(out.splitlines()[-1])
+    assert status == 0 and summary["solutions"] == 480
+
+
+def test_hybrid_stats_show_the_configuration(capsys):
+    _, out, _ = run(capsys, "tile", str(TILING / "pentominoes_10x6.txt"), "--count-only",
+                    "--stats")
+    assert "configuration: heuristic s:f=11; FILA when 11 pieces remain; NOF on" in out
+    assert "2,339 solutions" in out and "engine hybrid" in out
 
 
 @pytest.mark.parametrize("args, fragment", [
@@ -85,11 +105,33 @@ def test_stats_table(capsys):
     (["tile", str(TILING / "somacube.txt"), "-r", "Q"], "no mobile piece named 'Q'"),
     (["tile", str(TILING / "somacube.txt"), "--engine", "cpsat", "--volume-trigger", "3"],
      "triggers"),
+    (["tile", str(TILING / "somacube.txt"), "--engine", "dlx", "--fila-at", "3"],
+     "--fila-at applies to the auto, hybrid engines"),
+    (["tile", str(TILING / "somacube.txt"), "--engine", "dlx", "--heuristic", "e"],
+     "not available to DLX"),
+    (["tile", str(TILING / "somacube.txt"), "--engine", "hybrid", "--heuristic", "e:f=3",
+      "--fila-at", "3"], "not available to DLX"),
+    (["tile", str(TILING / "somacube.txt"), "--engine", "cpsat", "--no-nof"],
+     "--nof applies to"),
+    (["tile", str(TILING / "somacube.txt"), "--engine", "fila", "--volume-filter", "3"],
+     "re-applied filters run inside DLX"),
 ])
 def test_errors_are_one_line_and_status_2(capsys, args, fragment):
     status, out, err = run(capsys, *args)
     assert status == 2
     assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+def test_fila_refuses_a_region_too_large_at_once(tmp_path, capsys):
+    from cpkit.io.polycube import write_polycube
+    from cpkit.models.tiling import Piece, Puzzle
+
+    f = tmp_path / "dominoes.txt"
+    with open(f, "w") as fh:
+        write_polycube(Puzzle([Piece(f"d{k}", ((0, 0, 0), (1, 0, 0))) for k in range(130)],
+                              box=(20, 13, 1)), fh)
+    status, _, err = run(capsys, "tile", str(f), "--engine", "fila", "--count-only")
+    assert status == 2 and "at most 256 open cells" in err and err.count("\n") == 1
 
 
 def test_bad_file_reports_file_and_line(tmp_path, capsys):
@@ -122,7 +164,7 @@ def test_sigint_reports_partial_results(tmp_path):
 
     proc = subprocess.Popen([sys.executable, "-m", "cpkit.cli", "tile",
                              str(TILING / "pentominoes_10x6.txt"), "--unique", "raw",
-                             "--count-only", "--json"],
+                             "--engine", "dlx", "--count-only", "--json"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     time.sleep(4.0)
@@ -140,7 +182,8 @@ def test_first_run_announces_compilation(tmp_path):
 
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     done = subprocess.run([sys.executable, "-m", "cpkit", "tile",
-                           str(TILING / "pentominoes_20x3.txt"), "--count-only", "--json"],
+                           str(TILING / "pentominoes_20x3.txt"), "--engine", "dlx",
+                           "--count-only", "--json"],
                           capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert "compiling" in done.stderr and str(tmp_path / "cache") in done.stderr

@@ -20,7 +20,7 @@ PENT = str(TILING / "pentominoes_10x6.txt")
 #: 10x6 pentominoes up to rotation with the volume filter: 2,339 solutions and 768,356 fits
 #: (FILA Table 1, P2), in about two seconds of search.
 PENT_COUNT, PENT_FITS = 2339, 768_356
-SPLIT = ["--workers", "2", "--subproblems", "200", "--count-only", "--json"]
+SPLIT = ["--engine", "dlx", "--workers", "2", "--subproblems", "200", "--count-only", "--json"]
 
 
 def cpkit(*args: str) -> list[str]:
@@ -160,12 +160,12 @@ def test_cover_with_two_workers_counts_like_one(tmp_path):
 
 
 def test_monte_carlo_estimates_without_solving():
-    proc = run_cli("tile", str(TILING / "somacube.txt"), "--unique", "raw", "--monte-carlo",
-                   "3000", "--json")
+    proc = run_cli("tile", str(TILING / "somacube.txt"), "--engine", "dlx", "--unique", "raw",
+                   "--monte-carlo", "3000", "--json")
     assert proc.returncode == 0, proc.stderr
     est = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "solutions" not in est
-    # 145,450 fits and 11,520 solutions; the estimate is within four standard errors.
+    # DLX: 145,450 fits and 11,520 solutions; the estimate is within four standard errors.
     assert abs(est["estimated_nodes"] - 145_450) < 4 * est["nodes_error"]
     assert abs(est["estimated_solutions"] - 11_520) < 4 * est["solutions_error"]
     text = run_cli("tile", str(TILING / "pentominoes_10x6.txt"), "--monte-carlo", "20",

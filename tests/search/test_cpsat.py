@@ -10,7 +10,12 @@ from cpkit.search import cpsat, dlx
 from tests.strategies import puzzles
 
 
-@pytest.mark.parametrize("name, raw", [("pentominoes_20x3.txt", 8), ("somacube.txt", 11520)])
+@pytest.mark.parametrize("name, raw", [
+    ("pentominoes_20x3.txt", 8),
+    # Enumerating 11,520 raw solutions takes CP-SAT about 30 s; counts up to rotation run by
+    # default in tests/search/test_tiling_front.py.
+    pytest.param("somacube.txt", 11520, marks=pytest.mark.slow),
+])
 def test_cpsat_agrees_with_published_counts(tiling_instance, name, raw):
     assert cpsat.solve_tiling(tiling_instance(name), count_only=True).count == raw
 

@@ -116,13 +116,13 @@ def test_limit_and_first_stop_early_with_valid_solutions():
 
 @pytest.mark.kernel
 def test_a_failure_records_where_it_was_found():
-    # The place issue 6 attaches explanations to: after a refuted placement the propagator
-    # names the pair short of tiles or the cell no tile fits.
+    # Where explanations start: after a refuted placement the propagator names the pair short
+    # of tiles, the cell no tile fits, or the colour a remaining-tile rule found short.
     puzzle = generate(5, border_colours=3, inner_colours=3, seed=4)
     search = em_cp.CpSearch(puzzle.with_hints(puzzle.symmetry_roots("rotation")[0]), store=False)
     search.step(1 << 40, 1 << 40)
     assert search.statistics()["failed_nodes"] > 0
-    assert int(search.g[cp.G_FAIL_KIND]) in (cp.F_PAIR, cp.F_CELL)
+    assert int(search.g[cp.G_FAIL_KIND]) in (cp.F_PAIR, cp.F_CELL, cp.F_COLOUR, cp.F_CYCLE)
     assert int(search.g[K.G_LEVEL]) == 0 and search.finished
 
 

@@ -1,0 +1,234 @@
+"""The DLX-to-FILA hybrid (engines ``hybrid``, ``auto`` and ``fila``) as a ``Splittable``.
+
+A path is the puzzle image placed at each depth.  Above the switch (``fila_at`` pieces
+remaining) the depths are DLX's, replayed by ``DlxSearch.descend``; below it they are FILA's,
+replayed by the FILA kernel (``FilaSearch.replay``: the search walks the branch as it first
+reached it, then ends when it has searched the subtree there).  A node at or below the switch
+is searched by FILA alone: DLX is not resumed after its subproblem.  FILA alone (``fila``) is the
+hybrid whose switch is the root.
+
+Counts, nodes and the fits and attempts of every level add up to the sequential run's: the
+frontier search counts every level above the split depth (it stops on entering a node of that
+depth, before choosing a target there), each subproblem the levels at and below its node, and
+the replay counts nothing.  The hand-over figures (``subproblems``, ``list_entries``) count work
+done: a FILA subproblem that is split further is compiled once per part.
+
+Random probes (Knuth's estimator) walk the tree level by level: the node's children are listed
+by a search that stops at the next depth, one is drawn among all the node's fits (a fit whose
+node fails at once ends the probe), and the walk replays down to it.  That costs a replay per
+level (a FILA subproblem compiles once per probe), so fewer probes are spent on ordering the
+subproblems than for DLX (``order_probes``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..models.tiling import Puzzle
+from ..result import Result, Stats
+from ..search import hybrid, tiling
+from ..search.driver import StopSearch, drive
+from .dlx import worker_id
+from .protocol import Frontier, Part, Path, Probe
+
+#: The FILA engine alone is the hybrid with the switch at the root.
+FILA_ALONE = "fila"
+
+
+class HybridTree:
+    """A prepared hybrid search, split into subtrees (see ``protocol.Splittable``)."""
+
+    #: Probes cost a replay per level here, so fewer are spent on ordering the subproblems
+    #: and on deciding whether a run is worth splitting (``plan``, ``runner``).
+    order_probes = 100
+    size_probes = 40
+
+    def __init__(self, puzzle: Puzzle, front: tiling.Front, config: hybrid.Config,
+                 engine_options: dict[str, Any], make_result: Callable[..., Result]):
+        self.puzzle = puzzle
+        self.front = front
+        self.config = config
+        self.proof = front.proof
+        self.max_depth = puzzle.n_pieces
+        self._make_result = make_result
+        self.search, self.jit_seconds = hybrid.build_search(
+            puzzle, config, front.keep, store=True, **engine_options)
+        self._sink: Callable[[np.ndarray], None] = lambda ids: None
+        self.search.on_images = lambda ids: self._sink(ids)
+
+    # ------------------------------------------------------------------ helpers
+    def _at(self, path: Path, sink: Callable[[np.ndarray], None]) -> hybrid.HybridSearch:
+        """The search, reset and walked down to ``path``; found solutions go to ``sink``."""
+        search = self.search
+        search.reset()
+        self._sink = sink
+        if not search.descend(np.asarray(path, dtype=np.int64)):
+            raise InputError(f"subproblem {path} does not exist in this model under these "
+                             f"options (was it split from another puzzle or another version?)")
+        return search
+
+    def _part(self, count: int, complete: bool, seconds: float, solutions: list[list[int]],
+              cpu_start: float) -> Part:
+        search = self.search
+        stats = search.stats()
+        p = self.max_depth
+        fits = [int(stats.fits_by_remaining[p - d]) for d in range(p + 1)]
+        attempts = [int(stats.attempts_by_remaining[p - d]) for d in range(p + 1)]
+        extra = {k: int(v) for k, v in stats.extra.items()
+                 if k not in ("fila_at", "max_subproblem_cells")}
+        return Part(count=count, found=search.solutions, nodes=search.nodes, fits=fits,
+                    attempts=attempts, extra=extra, complete=complete, seconds=seconds,
+                    solutions=solutions, cpu_seconds=time.thread_time() - cpu_start,
+                    worker=worker_id())
+
+    def accept(self, ids: np.ndarray) -> bool:
+        return self.front.counts(ids)
+
+    def decode(self, solution: list[int]):
+        return self.puzzle.tiling_from_images(np.asarray(solution, dtype=np.int64))
+
+    # ------------------------------------------------------------------ the protocol
+    def frontier(self, depth: int, store: bool) -> Frontier:
+        paths: list[Path] = []
+        shallow: list[tuple[int, list[int]]] = []
+
+        def sink(ids: np.ndarray) -> None:
+            if self.accept(ids):
+                shallow.append((len(paths), [int(i) for i in ids] if store else []))
+
+        cpu = time.thread_time()
+        search = self._at([], sink)
+        search.stop_at(depth)
+
+        def step(max_new: int, budget: int) -> tuple[bool, int]:
+            finished, new = search.step(max_new, budget)
+            if search.at_stop_level:
+                paths.append([int(i) for i in search.placed_images()])
+            return finished, new
+
+        outcome = drive(step, limit=None, time_limit=None)
+        above = self._part(len(shallow), outcome.complete, outcome.seconds,
+                           [s for _, s in shallow] if store else [], cpu)
+        return Frontier(depth, paths, above, shallow if store else [])
+
+    def solve(self, path: Path, *, store: bool, limit: int | None = None,
+              time_limit: float | None = None,
+              cancel: Callable[[], bool] | None = None) -> Part:
+        counted = 0
+        solutions: list[list[int]] = []
+
+        def sink(ids: np.ndarray) -> None:
+            nonlocal counted
+            if not self.accept(ids):
+                return
+            counted += 1
+            if store:
+                solutions.append([int(i) for i in ids])
+            if limit is not None and counted >= limit:
+                raise StopSearch
+
+        cpu = time.thread_time()
+        search = self._at(path, sink)
+        outcome = drive(search.step, limit=None, time_limit=time_limit, cancel=cancel)
+        return self._part(counted, outcome.complete, outcome.seconds, solutions, cpu)
+
+    def _children(self, path: Path) -> tuple[int, list[int], list[np.ndarray]]:
+        """The fits made at the node ``path`` (its branching degree), the images of its
+        children that are open nodes, and the solutions among its children."""
+        solutions: list[np.ndarray] = []
+        search = self._at(path, solutions.append)
+        search.stop_at(len(path) + 1)
+        live: list[int] = []
+        while True:
+            finished, _ = search.step(1 << 30, 1 << 62)
+            if search.at_stop_level:
+                live.append(int(search.placed_images()[-1]))
+            elif finished:
+                break
+        degree = search.stats().fits_by_remaining[self.max_depth - len(path)]
+        return int(degree), live, solutions
+
+    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
+        cur = list(path)
+        degrees: list[int] = []
+        target = self.max_depth if stop_depth is None else max(stop_depth, len(path))
+        while len(cur) < target:
+            degree, live, solutions = self._children(cur)
+            if degree == 0:
+                return Probe(degrees)           # a dead end: no branch taken here
+            degrees.append(degree)
+            k = min(int(rand[len(cur)] * degree), degree - 1)
+            if solutions:
+                # Only the last level has solutions among its children (every fit there is one).
+                return Probe(degrees, 0, int(k < len(solutions) and self.accept(solutions[k])))
+            if k >= len(live):
+                return Probe(degrees)           # a child that fails at once
+            cur.append(live[k])
+        if len(cur) >= self.max_depth:
+            return Probe(degrees)
+        part = self.solve(cur, store=False)
+        return Probe(degrees, part.nodes, part.count)
+
+    def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
+               jit_seconds: float, solutions: list[list[int]]) -> Result:
+        return self._make_result(total, complete, stop_reason, seconds, jit_seconds,
+                                 [self.decode(s) for s in solutions])
+
+
+def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> HybridTree:
+    """The ``Splittable`` for ``model`` under the solve options of the hybrid engine ``engine``
+    (``hybrid``, ``auto``, or ``fila`` for FILA alone)."""
+    from ..search import fila
+
+    options = dict(options)
+    engine_fn = fila.solve_tiling if engine == FILA_ALONE else hybrid.solve_tiling
+    front = tiling.prepare(model, engine_name=engine, engine_fn=engine_fn, **options)
+    engine_options = dict(front.engine_options)
+    heuristic = engine_options.pop("heuristic", "f" if engine == FILA_ALONE else None)
+    fila_at = model.n_pieces if engine == FILA_ALONE else engine_options.pop("fila_at", None)
+    nof = engine_options.pop("nof", None)
+    constrained = front.plan is not None and front.plan.piece is not None
+    config = hybrid.make_config(model, heuristic, fila_at, nof, constrained)
+    unique = options.get("unique", "rotation")
+    front_options = tiling.Front.front_options(options.get("redundancy", "auto"),
+                                               options.get("volume_filter", True),
+                                               options.get("parity_filter", True),
+                                               options.get("fit_filter", False))
+    tree: HybridTree
+
+    def make_result(total: Part, complete, stop_reason, seconds, jit_seconds, solutions):
+        p = model.n_pieces
+        fits = [0] * (p + 1)
+        attempts = [0] * (p + 1)
+        for d in range(min(p + 1, len(total.fits))):
+            fits[p - d] = total.fits[d]
+            attempts[p - d] = total.attempts[d] if d < len(total.attempts) else total.fits[d]
+        stats = Stats(nodes=total.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
+        stats.extra.update(total.extra)
+        if engine == FILA_ALONE:                 # DLX only handed the whole problem over
+            for key in ("parity_backtracks", "volume_backtracks", "filtered_in_search"):
+                stats.extra.pop(key, None)
+        if config.fila_at > 0:
+            stats.extra["fila_at"] = config.fila_at
+        stats.extra.update(front.extra)
+        stats.extra["found"] = total.found
+        result = Result("tiling", config.engine(p), unique, total.count, complete, stop_reason,
+                        seconds, front.jit_seconds + tree.jit_seconds + jit_seconds, solutions,
+                        stats, hybrid.result_options(config, tree.search), model.name)
+        result.options.update(front_options)
+        return result
+
+    tree = HybridTree(model, front, config, engine_options, make_result)
+    return tree
+
+
+def prepare_fila(model: Puzzle, options: dict[str, Any]) -> HybridTree:
+    return prepare(model, options, FILA_ALONE)
+
+
+def prepare_hybrid(model: Puzzle, options: dict[str, Any]) -> HybridTree:
+    return prepare(model, options, "hybrid")

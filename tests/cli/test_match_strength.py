@@ -1,0 +1,49 @@
+"""``cpkit match`` search-strength switches: same count with each, errors are one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cpkit.cli import main
+
+pytestmark = pytest.mark.kernel
+
+
+@pytest.fixture
+def board(tmp_path):
+    path = tmp_path / "board.txt"
+    assert main(["generate", "edge-matching", "--size", "5", "--height", "4", "--border-colours", "2",
+                 "--inner-colours", "4", "--seed", "1", "-o", str(path)]) == 0
+    return path
+
+
+def summary(capsys):
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("flags", [[], ["--no-backjump"], ["--shave", "2"], ["--shave", "all"],
+                                   ["--no-shared-edge", "--no-cycles"],
+                                   ["--no-backjump", "--shave", "3", "--heuristic", "min-offer"]])
+def test_switches_keep_the_count(board, capsys, flags):
+    assert main(["match", str(board), "--count-only", "--json"]) == 0
+    expected = summary(capsys)
+    assert main(["match", str(board), "--count-only", "--json"] + flags) == 0
+    got = summary(capsys)
+    assert got["solutions"] == expected["solutions"] > 0
+    options = got["options"]
+    assert options["backjump"] == ("--no-backjump" not in flags)
+    assert options["shared_edge"] == ("--no-shared-edge" not in flags)
+    if "--shave" in flags:
+        assert str(options["shave"]) == flags[flags.index("--shave") + 1]
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--shave", "-2"], "shaving limit"), (["--shave", "lots"], "shaving limit"),
+    (["--engine", "backtrack", "--no-backjump"], "--no-backjump"),
+    (["--engine", "cpsat", "--shave", "2"], "--shave")])
+def test_bad_switches_are_one_line_errors(board, capsys, flags, message):
+    assert main(["match", str(board)] + flags) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
