@@ -11,7 +11,9 @@
  * Reads the native format (Benoist's benchmark files: size or "W H", colours, hints, hint lines
  * "row column tile rotation" with rows from the top, then "top right bottom left" per tile) and
  * prints
- *   solutions=<n> nodes=<placements> seconds=<search time>
+ *   solutions=<n> nodes=<placements> seconds=<search time> complete=<1 or 0>
+ * An optional second argument is a time limit in seconds (checked every 2^20 nodes); a search
+ * stopped by it prints complete=0.
  *
  * Build: cc -O2 -o em_bt_ref em_bt_ref.c
  */
@@ -36,7 +38,8 @@ static int read_int(FILE *f) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: em_bt_ref FILE\n"); return 2; }
+    if (argc != 2 && argc != 3) { fprintf(stderr, "usage: em_bt_ref FILE [SECONDS]\n"); return 2; }
+    double limit = argc == 3 ? atof(argv[2]) : 0.0;
     FILE *f = fopen(argv[1], "r");
     if (!f) { perror(argv[1]); return 2; }
     /* The size line holds N or "W H": read the first line as text. */
@@ -109,6 +112,7 @@ int main(int argc, char **argv) {
     int *placed = malloc(sizeof(int) * n_cells);
     int *east_col = malloc(sizeof(int) * n_cells), *north_col = malloc(sizeof(int) * n_cells);
     long long solutions = 0, nodes = 0;
+    int complete = 1;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int depth = 0;
@@ -145,6 +149,13 @@ try:
             if (o < 0) goto leave;
             used[ori_tile[o]] = 1;
             nodes++;
+            if (limit > 0 && (nodes & 0xFFFFF) == 0) {
+                clock_gettime(CLOCK_MONOTONIC, &t1);
+                if ((t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec) >= limit) {
+                    complete = 0;
+                    goto done;
+                }
+            }
         }
         placed[depth] = o;
         east_col[depth] = ori_col[o][1];
@@ -159,7 +170,7 @@ leave:
     goto try;
 done:
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    printf("solutions=%lld nodes=%lld seconds=%.6f\n", solutions, nodes,
-           (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+    printf("solutions=%lld nodes=%lld seconds=%.6f complete=%d\n", solutions, nodes,
+           (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec), complete);
     return 0;
 }

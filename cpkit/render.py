@@ -5,7 +5,8 @@
   an isometric view of the filled box.
 - ``render_board``: an edge-matching board given as an int array ``[rows, cols, 4]`` of edge
   colours (north, east, south, west; row 0 at the top; colour 0 is the grey frame), each tile as
-  four triangles meeting in its centre, optionally with tile numbers.
+  four triangles meeting in its centre, optionally with tile numbers; ``render_edge_matching``
+  draws a solution of an ``EdgeMatchingPuzzle`` that way.
 
 matplotlib is an optional dependency (``pip install 'cpkit[render]'``, installed by ``make
 demo``): solving never needs it, and it is large.  Figures are built with
@@ -172,6 +173,18 @@ def _check_board(colours: np.ndarray, numbers: np.ndarray | None) -> np.ndarray:
     return board
 
 
+def _vivid(n: int) -> list:
+    """``n`` fill colours without the palette's greys, which would read as the frame."""
+    from matplotlib.colors import to_rgb
+
+    extra = 0
+    while True:
+        colours = [c for c in palette(n + extra) if np.ptp(to_rgb(c)) > 0.08]
+        if len(colours) >= n:
+            return colours[:n]
+        extra += n - len(colours)
+
+
 def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | None = None,
                  title: str = "") -> None:
     """Draw an edge-matching board (see the module docstring) to ``out``."""
@@ -180,7 +193,7 @@ def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | 
     board = _check_board(colours, numbers)
     check_output(out)
     rows, cols, _ = board.shape
-    fills = [FRAME_GREY] + palette(int(board.max()))
+    fills = [FRAME_GREY] + _vivid(int(board.max()))
     fig = _figure(CELL_INCHES * 1.4 * cols + 0.4, CELL_INCHES * 1.4 * rows + 0.6)
     ax = fig.add_subplot(1, 1, 1)
     for r in range(rows):
@@ -207,3 +220,15 @@ def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | 
     if title:
         ax.set_title(title, fontsize=11)
     _save(fig, out)
+
+
+def render_edge_matching(puzzle, solution, out: str | Path, *, numbers: bool = True,
+                         title: str | None = None) -> None:
+    """Draw ``solution`` (a ``BoardSolution``) of an edge-matching ``puzzle`` to ``out``, each
+    tile labelled with its number in the file (from 1) unless ``numbers`` is false."""
+    tiles = None
+    if numbers:
+        tiles = np.array([[solution.at(x, y)[0] + 1 for x in range(puzzle.width)]
+                          for y in range(puzzle.height - 1, -1, -1)])
+    render_board(puzzle.board_colours(solution), out, numbers=tiles,
+                 title=puzzle.name if title is None else title)

@@ -72,3 +72,31 @@ def puzzles(draw, max_cells: int = 14):
         return Puzzle(pieces, box=box, **kwargs)           # the box minus stationary pieces
     free = [c for p in pieces if not p.stationary for c in p.cells]
     return Puzzle(pieces, region=free, **kwargs)           # an arbitrary cell set
+
+
+#: Colour counts (each of border and inner, by the board's longer side) for which every
+#: edge-matching engine counts all solutions within a second or two: fewer colours, inner ones
+#: above all, give boards with up to millions of solutions.
+EM_COLOURS = {2: (1, 3), 3: (2, 4), 4: (3, 6), 5: (4, 7), 6: (5, 8)}
+
+
+@st.composite
+def edge_matching_puzzles(draw, sides=(4, 5, 6), oblong: bool = True, hints: bool = True):
+    """A random generated edge-matching puzzle (``cpkit.models.em_generator.plant``): side from
+    ``sides``, sometimes oblong (one side shorter by one), colour counts in ``EM_COLOURS``, and
+    sometimes a hint taken from the planted solution."""
+    from cpkit.models.edge_matching import Hint
+    from cpkit.models.em_generator import plant
+
+    width = draw(st.sampled_from(sides))
+    height = width - 1 if oblong and width > 3 and draw(st.integers(0, 3)) == 0 else width
+    low, high = EM_COLOURS[width]
+    border = draw(st.integers(low, high))
+    inner = draw(st.integers(low, high))
+    seed = draw(st.integers(0, 10 ** 6))
+    puzzle, planted = plant(width, height, border_colours=border, inner_colours=inner, seed=seed)
+    if hints and draw(st.integers(0, 3)) == 0:
+        x, y = draw(st.integers(0, width - 1)), draw(st.integers(0, height - 1))
+        tile, rotation = planted.at(x, y)
+        puzzle = puzzle.with_hints([Hint(x, y, tile, rotation)])
+    return puzzle

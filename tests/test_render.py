@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -36,3 +38,29 @@ def test_tiling_needs_a_known_format(tmp_path, tiling_instance):
     render_tiling(puzzle, tiling, tmp_path / "t.svg")
     text = (tmp_path / "t.svg").read_text()
     assert all(p.name in text for p in puzzle.pieces)            # every piece is lettered
+
+
+def png_size(path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data.startswith(b"\x89PNG")
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@pytest.mark.parametrize("width, height", [(6, 3), (3, 6), (4, 4)])
+def test_edge_matching_solution_is_drawn_to_the_board_shape(tmp_path, width, height):
+    from cpkit.models.em_generator import plant
+    from cpkit.render import render_edge_matching
+
+    puzzle, planted = plant(width, height, border_colours=2, inner_colours=3, seed=1)
+    out = tmp_path / "b.png"
+    render_edge_matching(puzzle, planted, out, title="")
+    w, h = png_size(out)
+    assert out.stat().st_size > 1000
+    # Cells are square: the picture has the board's proportions (margins aside).
+    assert abs(w / h - width / height) < 0.15 * (width / height)
+    svg = tmp_path / "b.svg"
+    render_edge_matching(puzzle, planted, svg)
+    text = svg.read_text()
+    # Every tile is labelled with its number in the file.
+    labels = sorted(int(x) for x in re.findall(r"<!-- (\d+) -->", text))
+    assert labels == list(range(1, puzzle.n_tiles + 1))

@@ -24,6 +24,7 @@ SUITES: dict[str, str] = {
     "tiling-dlx": "cpkit.bench.tiling:dlx_suite",
     "tiling-filters": "cpkit.bench.tiling:filters_suite",
     "parallel": "cpkit.bench.parallel:parallel_suite",
+    "em": "cpkit.bench.edge_matching:em_suite",
     "tiling-fila": "cpkit.bench.fila:fila_suite",
     "em-ablation": "cpkit.bench.em_ablation:ablation_suite",
 }

@@ -21,13 +21,14 @@ def _puzzle(name: str):
     return read_polycube(INSTANCES / name)[0]
 
 
-def c_reference() -> Path | None:
-    """Build benchmarks/dlx_ref.c (plain C dancing links) once; None if impossible here."""
-    src = ROOT / "benchmarks" / "dlx_ref.c"
+def c_reference(name: str = "dlx_ref") -> Path | None:
+    """Build benchmarks/NAME.c (a plain C reference program; by default dancing links) once;
+    None if impossible here."""
+    src = ROOT / "benchmarks" / f"{name}.c"
     cc = shutil.which("cc") or shutil.which("gcc")
     if not src.exists() or cc is None:
         return None
-    out = ROOT / "benchmarks" / "bin" / "dlx_ref"
+    out = ROOT / "benchmarks" / "bin" / name
     if not out.exists() or out.stat().st_mtime < src.stat().st_mtime:
         out.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([cc, "-O2", "-o", str(out), str(src)], check=True)

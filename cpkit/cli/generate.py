@@ -33,6 +33,7 @@ def add_parser(sub) -> None:
 
 
 def run_edge_matching(args) -> int:
+    from ..errors import InputError
     from ..io.edge_matching import format_native
     from ..models.em_generator import generate
 
@@ -40,8 +41,11 @@ def run_edge_matching(args) -> int:
                       inner_colours=args.inner, seed=args.seed)
     text = format_native(puzzle)
     if args.output:
-        with open(args.output, "w") as fh:
-            fh.write(text)
+        try:
+            with open(args.output, "w") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise InputError(f"cannot write the puzzle: {exc.strerror}", args.output) from None
         print(f"wrote {args.output}: {puzzle.describe()}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
 from ..search import supported
@@ -60,8 +62,26 @@ def add_parser(sub) -> None:
     p.add_argument("--colours", action="store_true",
                    help="print each cell's four colours (north.east.south.west) instead of "
                         "tile/rotation")
+    p.add_argument("--render", metavar="FILE",
+                   help="draw the first solution to FILE (.png or .svg; see 'cpkit render')")
     add_run_options(p)
     p.set_defaults(run=run)
+
+
+def _render_first(puzzle, first: list, options: dict, out: str) -> None:
+    """Draw the first solution (searched for separately if the run only counted)."""
+    from ..render import render_edge_matching
+    from ..search import solve
+
+    if not first:
+        quick = {k: v for k, v in options.items() if k not in ("on_solution", "time_limit")}
+        quick.update(limit=1, first=False, count_only=False)
+        first = solve(puzzle, **quick).solutions
+    if first:
+        render_edge_matching(puzzle, first[0], out)
+        print(f"cpkit: drew the first solution to {out}", file=sys.stderr)
+    else:
+        print(f"cpkit: {puzzle.name}: no solution to render", file=sys.stderr)
 
 
 def run(args) -> int:
@@ -79,11 +99,18 @@ def run(args) -> int:
         if used:
             raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
                              f"cp engine, not {args.engine}")
+    if args.render:
+        from ..render import check_output
+
+        check_output(args.render)
     announce_compiles()
     show = 0 if args.count_only else args.show
     shown = [0]
+    first: list = []
 
     def on_solution(solution) -> None:
+        if not first:
+            first.append(solution)
         if show is not None and shown[0] >= show:
             return
         shown[0] += 1
@@ -102,6 +129,8 @@ def run(args) -> int:
                        cycles=not args.no_cycles,
                        shave=DEFAULT_SHAVE if args.shave is None else args.shave)
     result = solve(puzzle, **options)
+    if args.render:
+        _render_first(puzzle, first, options, args.render)
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
     extra = result.stats.extra
     propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""

@@ -1,7 +1,10 @@
-"""``cpkit render PUZZLE -o FILE``: draw a solution of a tiling puzzle (PNG or SVG)."""
+"""``cpkit render PUZZLE -o FILE``: draw a solution of a tiling or edge-matching puzzle (PNG or
+SVG).  Either kind is solved first, up to the requested solution, and that solution drawn; the
+kind is told from the file's content as ``cpkit.load`` does."""
 
 from __future__ import annotations
 
+from ..io.edge_matching import looks_like_edge_matching, read_text
 from ..io.polycube import read_polycube
 from ..search.tiling import UNIQUE_MODES
 from .common import HelpFormatter, announce_compiles, positive_int
@@ -10,13 +13,17 @@ from .common import HelpFormatter, announce_compiles, positive_int
 def add_parser(sub) -> None:
     p = sub.add_parser(
         "render", help="draw a solution of a puzzle to PNG or SVG",
-        description="Solve a tiling puzzle (polycube definition file) up to its K-th solution "
-                    "and draw that solution: a flat puzzle as a grid of lettered, coloured "
-                    "cells; a 3D puzzle as its z-layers side by side and an isometric view.  "
+        description="Solve a tiling puzzle (polycube definition file) or an edge-matching "
+                    "puzzle (any layout 'cpkit match' reads) up to its K-th solution and draw "
+                    "that solution: a flat puzzle as a grid of lettered, coloured cells; a 3D "
+                    "puzzle as its z-layers side by side and an isometric view; an "
+                    "edge-matching board as tiles of four coloured triangles labelled with "
+                    "their numbers in the file (found by the cp engine).  "
                     "The format follows the output file's extension (.png or .svg).  Needs "
                     "matplotlib (pip install 'cpkit[render]').",
         formatter_class=HelpFormatter)
-    p.add_argument("puzzle", metavar="PUZZLE", help="polycube definition file")
+    p.add_argument("puzzle", metavar="PUZZLE",
+                   help="polycube definition file or edge-matching puzzle file")
     p.add_argument("-o", "--output", metavar="FILE", required=True,
                    help="picture to write (.png or .svg)")
     p.add_argument("--solution", type=positive_int, metavar="K", default=1,
@@ -25,7 +32,8 @@ def add_parser(sub) -> None:
                    help="counting mode the solutions are enumerated in (see 'cpkit tile')")
     p.add_argument("--view", default="auto", choices=["auto", "layers", "iso", "both"],
                    help="3D puzzles: z-layers, isometric view, or both (auto: both for 3D)")
-    p.add_argument("--no-letters", action="store_true", help="do not print piece names")
+    p.add_argument("--no-letters", action="store_true",
+                   help="do not print piece names (edge matching: tile numbers)")
     p.add_argument("--puzzle-index", type=positive_int, metavar="K",
                    help="draw the K-th puzzle of a file holding several")
     p.set_defaults(run=run)
@@ -37,6 +45,8 @@ def run(args) -> int:
     from ..search import solve
 
     check_output(args.output)
+    if looks_like_edge_matching(read_text(args.puzzle)):
+        return _render_edge_matching(args)
     puzzles = read_polycube(args.puzzle)
     k = (args.puzzle_index or 1) - 1
     if k >= len(puzzles):
@@ -50,5 +60,29 @@ def run(args) -> int:
     render_tiling(puzzle, result.solutions[args.solution - 1], args.output, view=args.view,
                   letters=not args.no_letters,
                   title=f"{puzzle.name}, solution {args.solution}")
+    print(f"wrote {args.output}")
+    return 0
+
+
+def _render_edge_matching(args) -> int:
+    from ..errors import InputError
+    from ..io.edge_matching import read_edge_matching
+    from ..render import render_edge_matching
+    from ..search import solve
+
+    if args.puzzle_index is not None:
+        raise InputError("--puzzle-index applies to tiling files (an edge-matching file holds "
+                         "one puzzle)")
+    if args.unique == "mirror":
+        raise InputError("edge-matching boards count up to rotation or raw, not mirror")
+    puzzle = read_edge_matching(args.puzzle)
+    announce_compiles()
+    result = solve(puzzle, engine="cp", unique=args.unique, limit=args.solution)
+    if len(result.solutions) < args.solution:
+        raise InputError(f"{puzzle.name} has {result.count} solution(s) ({result.unique}); "
+                         f"there is no solution {args.solution}", args.puzzle)
+    render_edge_matching(puzzle, result.solutions[args.solution - 1], args.output,
+                         numbers=not args.no_letters,
+                         title=f"{puzzle.name}, solution {args.solution}")
     print(f"wrote {args.output}")
     return 0

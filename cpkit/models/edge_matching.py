@@ -302,6 +302,16 @@ class EdgeMatchingPuzzle:
         return BoardSolution(self.width, self.height, tuple(int(t) for t in a.ori_tile[ori]),
                              tuple(int(r) for r in a.ori_rot[ori]))
 
+    def board_colours(self, solution: BoardSolution) -> np.ndarray:
+        """The colours ``solution`` shows, as an int array ``[height, width, 4]`` (north, east,
+        south, west), row 0 being the top row: the layout ``cpkit.render.render_board`` draws."""
+        out = np.zeros((self.height, self.width, 4), dtype=np.int64)
+        for y in range(self.height):
+            for x in range(self.width):
+                tile, rotation = solution.at(x, y)
+                out[self.height - 1 - y, x] = rotate(self.tiles[tile], rotation)
+        return out
+
     def describe(self) -> str:
         hints = f", {len(self.hints)} hint(s)" if self.hints else ""
         return (f"{self.name or 'edge-matching puzzle'}: {self.width} x {self.height}, "

@@ -15,11 +15,20 @@ from __future__ import annotations
 import random
 
 from ..errors import InputError
-from .edge_matching import MAX_CELLS, MAX_COLOURS, EdgeMatchingPuzzle, rotate
+from .edge_matching import MAX_CELLS, MAX_COLOURS, BoardSolution, EdgeMatchingPuzzle, rotate
 
 
 def generate(width: int, height: int | None = None, *, border_colours: int, inner_colours: int,
              seed: int, name: str | None = None) -> EdgeMatchingPuzzle:
+    """A random ``width`` x ``height`` puzzle (see the module docstring)."""
+    return plant(width, height, border_colours=border_colours, inner_colours=inner_colours,
+                 seed=seed, name=name)[0]
+
+
+def plant(width: int, height: int | None = None, *, border_colours: int, inner_colours: int,
+          seed: int, name: str | None = None) -> tuple[EdgeMatchingPuzzle, BoardSolution]:
+    """The puzzle ``generate`` makes and the solved board it was cut from (a solution of it,
+    which tests use as a witness and a source of hints)."""
     height = width if height is None else height
     if width < 2 or height < 2:
         raise InputError(f"the board must be at least 2 x 2, got {width} x {height}")
@@ -53,10 +62,20 @@ def generate(width: int, height: int | None = None, *, border_colours: int, inne
             south = north[x][y - 1] if y > 0 else 0
             west = east[x - 1][y] if x > 0 else 0
             tiles.append((north[x][y], east[x][y], south, west))
-    rng.shuffle(tiles)
-    tiles = [rotate(t, rng.randrange(4)) for t in tiles]
+    order = list(range(len(tiles)))             # order[k]: the cell tile k was cut from
+    rng.shuffle(order)
+    turns = [rng.randrange(4) for _ in order]
+    shuffled = [rotate(tiles[cell], turn) for cell, turn in zip(order, turns)]
     if name is None:
         size = f"{width}" if width == height else f"{width}x{height}"
         name = f"gen_{size}_b{border_colours}i{inner_colours}_s{seed}"
-    return EdgeMatchingPuzzle(tiles, width, height, n_colours=border_colours + inner_colours,
-                              name=name)
+    puzzle = EdgeMatchingPuzzle(shuffled, width, height,
+                                n_colours=border_colours + inner_colours, name=name)
+    # Tile k, turned by t, shows on side s what the cut tile showed on side s + t: placing it
+    # with rotation -t shows the cut tile again.
+    tile_on = [0] * len(order)
+    rotation_on = [0] * len(order)
+    for k, (cell, turn) in enumerate(zip(order, turns)):
+        tile_on[cell] = k
+        rotation_on[cell] = (4 - turn) % 4
+    return puzzle, BoardSolution(width, height, tuple(tile_on), tuple(rotation_on))

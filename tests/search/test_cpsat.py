@@ -48,3 +48,15 @@ def test_dlx_and_cpsat_agree_on_random_puzzles(puzzle):
     assert d.count == c.count >= 1
     assert {t.placements for t in d.solutions} == {t.placements for t in c.solutions}
     assert all(verify_tiling(puzzle, t) == [] for t in d.solutions)
+
+
+# ---------------------------------------------------------------------------- edge matching
+def test_cpsat_edge_matching_limit_stops_with_valid_solutions():
+    from cpkit.models.em_generator import generate
+    from cpkit.result import verify_board
+    from cpkit.search import solve
+
+    puzzle = generate(4, border_colours=1, inner_colours=3, seed=2)
+    result = solve(puzzle, engine="cpsat", limit=3)
+    assert (result.count, result.complete, result.stop_reason) == (3, False, "limit")
+    assert all(verify_board(puzzle, s) == [] for s in result.solutions)

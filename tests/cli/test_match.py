@@ -1,0 +1,176 @@
+"""``cpkit match``, ``cpkit generate`` and ``cpkit render`` on edge-matching puzzles: output
+contract, errors as one line with exit status 2, Ctrl-C as a partial result."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cpkit.cli import main
+from cpkit.io.edge_matching import read_edge_matching
+from cpkit.result import verify_board
+
+EM = Path(__file__).resolve().parents[2] / "instances" / "edge_matching"
+MANIFEST = json.loads((EM / "manifest.json").read_text())
+SMALL = EM / "gen_5_b4i5_s1.txt"
+
+
+def run(capsys, *args):
+    status = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def one_line_error(capsys, *args, match: str) -> str:
+    status, out, err = run(capsys, *args)
+    assert status == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cpkit: error: ") and match in lines[0], err
+    return lines[0]
+
+
+@pytest.mark.parametrize("engine", ["cp", "backtrack", "cpsat"])
+def test_json_summary_is_the_last_line(capsys, engine):
+    status, out, _ = run(capsys, "match", SMALL, "--engine", engine, "--count-only", "--json")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert status == 0 and len(out.strip().splitlines()) == 1
+    assert summary["solutions"] == MANIFEST[SMALL.name]["counts"]["rotation"]
+    assert summary["complete"] is True and summary["engine"] == engine
+    assert summary["unique"] == "rotation"
+    for key in ("seconds", "nodes", "nodes_per_s", "jit_seconds", "stop_reason"):
+        assert key in summary
+    assert ("propagated" in summary) == (engine == "cp")
+
+
+def test_solutions_print_as_boards_that_verify(capsys):
+    puzzle = read_edge_matching(SMALL)
+    status, out, _ = run(capsys, "match", SMALL, "--show", "2", "--unique", "raw")
+    assert status == 0 and out.count("solution ") == 2
+    grid = out.split("solution 1:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(grid) == puzzle.height
+    cells = [cell.split("/") for row in grid for cell in row.split()]
+    assert len(cells) == puzzle.n_cells
+    # Printed top row first, tiles from 1: rebuild the board and check it independently.
+    from cpkit.models.edge_matching import BoardSolution
+
+    tiles, rotations = [0] * puzzle.n_cells, [0] * puzzle.n_cells
+    for k, (tile, rotation) in enumerate(cells):
+        x, y = k % puzzle.width, puzzle.height - 1 - k // puzzle.width
+        tiles[puzzle.cell(x, y)] = int(tile) - 1
+        rotations[puzzle.cell(x, y)] = int(rotation)
+    board = BoardSolution(puzzle.width, puzzle.height, tuple(tiles), tuple(rotations))
+    assert verify_board(puzzle, board) == []
+    assert "solutions (raw), complete" in out.strip().splitlines()[-1]
+
+
+def test_first_limit_and_ignore_hints(capsys, tmp_path):
+    status, out, _ = run(capsys, "match", SMALL, "--first", "--json")
+    assert status == 0 and json.loads(out.splitlines()[-1])["solutions"] == 1
+    status, out, _ = run(capsys, "match", SMALL, "--limit", "2", "--count-only", "--json")
+    summary = json.loads(out.splitlines()[-1])
+    assert (summary["solutions"], summary["complete"], summary["stop_reason"]) == (2, False,
+                                                                                   "limit")
+    # A file with a hint: the hinted count, or the puzzle's own with --ignore-hints.
+    text = SMALL.read_text().splitlines()
+    puzzle = read_edge_matching(SMALL)
+    corner = puzzle.corner_tiles()[0]
+    hint = f"5 1 {corner + 1} {puzzle.corner_rotation(corner, 0)}"
+    hinted = tmp_path / "hinted.txt"
+    hinted.write_text("\n".join(text[:2] + ["1", hint] + text[3:]) + "\n")
+    status, out, _ = run(capsys, "match", hinted, "--count-only", "--json", "--unique", "raw")
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["unique"] == "hints"
+    assert summary["solutions"] == MANIFEST[SMALL.name]["counts"]["rotation"]
+    status, out, _ = run(capsys, "match", hinted, "--count-only", "--json", "--unique", "raw",
+                         "--ignore-hints")
+    assert json.loads(out.splitlines()[-1])["solutions"] == MANIFEST[SMALL.name]["counts"]["raw"]
+
+
+@pytest.mark.parametrize("args, match", [
+    (["no_such_file.txt"], "no such file"),
+    ([EM / "manifest.json"], "manifest.json:1: expected whole numbers"),
+    ([SMALL, "--format", "owen"], "gen_5_b4i5_s1.txt:2:"),
+    ([SMALL, "--engine", "backtrack", "--no-preemption"], "--no-preemption applies to the cp"),
+    ([SMALL, "--render", "x.gif"], ".png or .svg"),
+])
+def test_errors_are_one_line(capsys, args, match):
+    one_line_error(capsys, "match", *args, match=match)
+
+
+def test_option_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as err:
+        main(["match", str(SMALL), "--unique", "mirror"])
+    assert err.value.code == 2
+    capsys.readouterr()
+
+
+def test_a_malformed_file_names_its_line(capsys, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3\n5\n0\n1 2 3 4\n")
+    one_line_error(capsys, "match", bad, match="bad.txt:4: the file ends early")
+    bad.write_text("3\n5\n0\n" + "1 1 0 0\n" * 9)
+    one_line_error(capsys, "match", bad, match="bad.txt: a 3 x 3 board needs 4 corner tiles")
+
+
+def test_sigint_reports_partial_results(tmp_path):
+    """Ctrl-C during a long count prints the summary of what was found, exit status 130."""
+    from cpkit.io.edge_matching import write_native
+    from cpkit.models.em_generator import generate
+
+    long = tmp_path / "long.txt"          # two colours per palette: millions of solutions
+    write_native(generate(6, border_colours=2, inner_colours=2, seed=1), long)
+    proc = subprocess.Popen([sys.executable, "-m", "cpkit", "match", str(long), "--unique", "raw",
+                             "--count-only", "--json"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    time.sleep(3.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["complete"] is False and summary["stop_reason"] == "interrupted"
+    assert summary["nodes"] > 0 and summary["solutions"] > 0
+
+
+def test_generate_writes_the_native_format(capsys, tmp_path):
+    out = tmp_path / "g.txt"
+    status, stdout, err = run(capsys, "generate", "edge-matching", "--size", "5", "--height", "4",
+                              "--border-colors", "3", "--inner-colors", "4", "--seed", "1",
+                              "-o", out)
+    assert status == 0 and stdout == "" and "5 x 4" in err
+    assert out.read_text() == (EM / "gen_5x4_b3i4_s1.txt").read_text()
+    status, stdout, _ = run(capsys, "generate", "edge-matching", "--size", "5", "--height", "4",
+                            "--border-colors", "3", "--inner-colors", "4", "--seed", "1")
+    assert stdout == out.read_text()
+
+
+@pytest.mark.parametrize("args, match", [
+    (["--size", "1", "--border-colors", "1", "--inner-colors", "1", "--seed", "0"],
+     "at least 2 x 2"),
+    (["--size", "99", "--border-colors", "1", "--inner-colors", "1", "--seed", "0"],
+     "too large"),
+    (["--size", "4", "--border-colors", "200", "--inner-colors", "100", "--seed", "0"],
+     "at most"),
+    (["--size", "4", "--border-colors", "1", "--inner-colors", "1", "--seed", "0", "-o",
+      "/no/such/dir/x.txt"], "cannot write"),
+])
+def test_generate_errors_are_one_line(capsys, args, match):
+    one_line_error(capsys, "generate", "edge-matching", *args, match=match)
+
+
+def test_match_and_render_draw_a_solution(capsys, tmp_path):
+    drawn = tmp_path / "first.png"
+    status, out, err = run(capsys, "match", SMALL, "--count-only", "--render", drawn)
+    assert status == 0 and drawn.read_bytes().startswith(b"\x89PNG") and str(drawn) in err
+    svg = tmp_path / "third.svg"
+    status, out, _ = run(capsys, "render", SMALL, "-o", svg, "--solution", "3")
+    assert status == 0 and svg.read_text().startswith("<?xml")
+    one_line_error(capsys, "render", SMALL, "-o", tmp_path / "x.png", "--solution", "99",
+                   match="there is no solution 99")

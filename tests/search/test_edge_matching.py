@@ -1,0 +1,160 @@
+"""The edge-matching front: every engine counts the same way (property test over random
+generated boards), counting modes, roots, options."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from cpkit import load
+from cpkit.errors import InputError
+from cpkit.models.edge_matching import Hint, rotate
+from cpkit.models.em_generator import generate, plant
+from cpkit.result import verify_board
+from cpkit.search import solve
+from tests.oracles import count_boards
+from tests.strategies import edge_matching_puzzles
+
+ENGINES = ("cp", "backtrack", "cpsat")
+
+
+def check_engines_agree(puzzle) -> None:
+    """The three engines give one count; every solution they report is valid and distinct; raw
+    counting without hints finds every rotated copy."""
+    counts = {}
+    for engine in ENGINES:
+        result = solve(puzzle, engine=engine)
+        assert result.complete, engine
+        assert all(verify_board(puzzle, s) == [] for s in result.solutions), engine
+        assert len(set(result.solutions)) == result.count, engine
+        counts[engine] = result.count
+    assert len(set(counts.values())) == 1, counts
+    assert counts["cp"] >= (0 if puzzle.hints else 1)     # a generated board has its own
+    raw = solve(puzzle, engine="backtrack", unique="raw", count_only=True).count
+    copies = 1 if puzzle.hints else 4 if puzzle.square else 2
+    assert raw == copies * counts["cp"]
+
+
+@settings(max_examples=100)
+@given(puzzle=edge_matching_puzzles(sides=(4, 5, 6)))
+def test_engines_agree_on_random_boards(puzzle):
+    check_engines_agree(puzzle)
+
+
+@pytest.mark.kernel
+@settings(max_examples=10)
+@given(puzzle=edge_matching_puzzles(sides=(2, 3, 4)))
+def test_engines_agree_on_small_random_boards(puzzle):
+    # Small enough for the bounds-checked rerun of the kernel tests.
+    check_engines_agree(puzzle)
+
+
+# Small puzzles the oracle enumerates in well under a second: squares and oblongs, few and many
+# colours, a 2 x 2 board (every cell a corner).
+SMALL = [(3, 3, 1, 2, 0), (3, 3, 2, 1, 1), (4, 3, 2, 2, 2), (3, 4, 1, 2, 3), (2, 2, 1, 1, 5),
+         (4, 2, 2, 1, 6), (3, 3, 3, 3, 7), (4, 4, 2, 3, 4)]
+
+
+@pytest.mark.parametrize("engine", [pytest.param("cp", marks=pytest.mark.kernel),
+                                    pytest.param("backtrack", marks=pytest.mark.kernel),
+                                    "cpsat"])
+@pytest.mark.parametrize("width, height, border, inner, seed", SMALL)
+def test_raw_and_rotation_counts_match_the_oracle(engine, width, height, border, inner, seed):
+    puzzle = generate(width, height, border_colours=border, inner_colours=inner, seed=seed)
+    raw = solve(puzzle, engine=engine, unique="raw")
+    assert raw.complete and raw.count == count_boards(puzzle)
+    assert all(verify_board(puzzle, s) == [] for s in raw.solutions)
+    assert len(set(raw.solutions)) == raw.count
+    rotation = solve(puzzle, engine=engine, unique="rotation", count_only=True)
+    # Tiles are told apart by index, so no solution is its own rotation: every class has as
+    # many members as the board has rotations onto itself.
+    assert raw.count == (4 if width == height else 2) * rotation.count
+
+
+def test_a_planted_board_is_found():
+    puzzle, planted = plant(5, 4, border_colours=3, inner_colours=4, seed=17)
+    assert verify_board(puzzle, planted) == []
+    found = solve(puzzle, engine="cp", unique="raw").solutions
+
+    # Engines report the smallest rotation of an orientation: compare the colours shown.
+    def shown(solution):
+        return [rotate(puzzle.tiles[t], r) for t, r in zip(solution.tiles, solution.rotations)]
+
+    assert shown(planted) in [shown(s) for s in found]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_oblong_boards_count_the_half_turn_only(engine):
+    puzzle = generate(4, 3, border_colours=2, inner_colours=2, seed=2)
+    raw = solve(puzzle, engine=engine, unique="raw", count_only=True)
+    rotation = solve(puzzle, engine=engine, unique="rotation", count_only=True)
+    assert rotation.options["roots"] == 2 and rotation.unique == "rotation"
+    assert raw.count == 2 * rotation.count > 0
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_with_hints_both_modes_count_the_solutions_that_respect_them(engine):
+    puzzle, planted = plant(4, border_colours=2, inner_colours=3, seed=5)
+    hinted = puzzle.with_hints([Hint(1, 2, *planted.at(1, 2))])
+    a = solve(hinted, engine=engine, unique="rotation")
+    b = solve(hinted, engine=engine, unique="raw")
+    assert a.count == b.count >= 1 and a.unique == b.unique == "hints"
+    assert all(s.at(1, 2)[0] == planted.at(1, 2)[0] for s in a.solutions)
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(unique="mirror"), "unknown counting mode"),
+    (dict(limit=0), "at least 1"),
+    (dict(time_limit=0), "positive"),
+])
+def test_bad_options_are_input_errors(options, message):
+    with pytest.raises(InputError, match=message):
+        solve(generate(3, border_colours=1, inner_colours=1, seed=0), engine="cp", **options)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_time_limit_reports_a_partial_count(engine):
+    # A 6 x 6 board with two colours per palette has millions of solutions.
+    puzzle = generate(6, border_colours=2, inner_colours=2, seed=1)
+    # (CP-SAT gets longer: it builds and presolves its model within the limit.)
+    result = solve(puzzle, engine=engine, count_only=True,
+                   time_limit=3.0 if engine == "cpsat" else 0.5)
+    assert not result.complete and result.stop_reason == "time_limit" and result.count > 0
+
+
+# ---------------------------------------------------------------------------- bundled instances
+EM_INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "edge_matching"
+MANIFEST = json.loads((EM_INSTANCES / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_bundled_instances_have_their_manifest_counts(name, engine):
+    puzzle = load(EM_INSTANCES / name)
+    result = solve(puzzle, engine=engine)
+    assert result.complete and result.count == MANIFEST[name]["counts"]["rotation"]
+    assert all(verify_board(puzzle, s) == [] for s in result.solutions)
+    if engine == "backtrack":
+        raw = solve(puzzle, engine=engine, unique="raw", count_only=True).count
+        assert raw == MANIFEST[name]["counts"]["raw"]
+
+
+def test_the_manifest_lists_every_bundled_instance():
+    assert sorted(MANIFEST) == sorted(p.name for p in EM_INSTANCES.glob("*.txt"))
+    assert len(MANIFEST) >= 10 and any(v["counts"]["rotation"] > 1 for v in MANIFEST.values())
+
+
+def test_the_api_reads_counts_and_solves_edge_matching_files():
+    import cpkit
+
+    path = EM_INSTANCES / "gen_6_b6i6_s2.txt"
+    counts = MANIFEST[path.name]["counts"]
+    assert cpkit.load(path).family == "edge_matching"
+    assert cpkit.count(path) == counts["rotation"]
+    assert cpkit.count(path, unique="raw", engine="backtrack") == counts["raw"]
+    result = cpkit.solve(cpkit.load(path), limit=2)
+    assert result.engine == "cp" and result.count == 2
+    assert all(verify_board(cpkit.load(path), s) == [] for s in result.solutions)
