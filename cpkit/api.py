@@ -14,8 +14,9 @@ def load(path: str | Path, *, index: int = 0, format: str = "auto", ignore_hints
     (``D:`` ... ``~D``) gives a tiling ``Puzzle`` (``index`` picks one puzzle of a file that holds
     several); a file of whole numbers gives an ``EdgeMatchingPuzzle`` (``format``: its layout or
     "auto"; ``ignore_hints`` drops its hints)."""
-    from .io.edge_matching import looks_like_edge_matching, read_edge_matching, read_text
+    from .io.edge_matching import looks_like_edge_matching, read_edge_matching
     from .io.polycube import read_polycube
+    from .io.text import read_text
 
     if format != "auto" or looks_like_edge_matching(read_text(path)):
         return read_edge_matching(path, format=format, ignore_hints=ignore_hints)

@@ -4,8 +4,9 @@ kind is told from the file's content as ``cpkit.load`` does."""
 
 from __future__ import annotations
 
-from ..io.edge_matching import looks_like_edge_matching, read_text
+from ..io.edge_matching import looks_like_edge_matching
 from ..io.polycube import read_polycube
+from ..io.text import read_text
 from ..search.tiling import UNIQUE_MODES
 from .common import HelpFormatter, announce_compiles, positive_int
 

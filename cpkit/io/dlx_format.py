@@ -14,17 +14,12 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
+from .text import read_text
 from ..models.exact_cover import ExactCover
 
 
 def read_dlx(path: str | Path) -> ExactCover:
-    path = str(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the file: {exc}", path) from None
-    return parse_dlx(lines, path)
+    return parse_dlx(read_text(path).splitlines(), str(path))
 
 
 def parse_dlx(lines: list[str], path: str = "<input>") -> ExactCover:

@@ -22,6 +22,7 @@ from typing import TextIO
 
 from ..errors import InputError
 from ..models.edge_matching import (GREY, MAX_COLOURS, EdgeMatchingPuzzle, Hint, tile_kind)
+from .text import read_text
 
 FORMATS = ("native", "owen", "heule")
 #: Size lines beyond this are refused before any tile is read.
@@ -32,21 +33,6 @@ MAX_SIDE = 64
 class _Line:
     number: int
     values: list[int]
-
-
-def read_text(path: str | Path) -> str:
-    path = str(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a puzzle file", path) from None
-    except UnicodeDecodeError:
-        raise InputError("not a text file (invalid UTF-8)", path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror}", path) from None
 
 
 def read_edge_matching(path: str | Path, *, format: str = "auto",

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
+from .text import read_text
 from ..models.geometry import Cell
 from ..models.tiling import Piece, Puzzle
 
@@ -47,19 +48,7 @@ class _PuzzleDef:
 
 def read_polycube(path: str | Path) -> list[Puzzle]:
     """All puzzles in a definition file."""
-    path = str(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise InputError("no such file", path) from None
-    except IsADirectoryError:
-        raise InputError("is a directory, not a puzzle file", path) from None
-    except UnicodeDecodeError:
-        raise InputError("not a text file (invalid UTF-8)", path) from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror}", path) from None
-    return parse_polycube(text, path)
+    return parse_polycube(read_text(path), str(path))
 
 
 def parse_polycube(text: str, path: str = "<input>") -> list[Puzzle]:
