@@ -69,7 +69,7 @@ COUNTERS_SIZE = 3
 
 # Columns of the per-level table ``lv`` (the explicit stack).
 LV_BASE = 0   # first list pointer of the chosen set (set * Q)
-LV_TODO = 1   # shapes still to try there (bits)
+LV_UNTRIED = 1   # shapes still to try there (bits)
 LV_S = 2      # the shape being tried
 LV_K = 3      # next list entry to try
 LV_END = 4    # end of that list
@@ -177,10 +177,10 @@ def _select_by_fits(W, hv, kind, width, Q, avail, ilsi, nbmask, nonempty, lptr, 
         # countFits(I, q, o, fmin)
         f = 0
         base = st * Q
-        todo = nonempty[st] & avail
-        while todo and f < fmin:
-            s = lowest_bit(todo)
-            todo &= todo - 1
+        untried = nonempty[st] & avail
+        while untried and f < fmin:
+            s = lowest_bit(untried)
+            untried &= untried - 1
             for e in range(lptr[base + s], lptr[base + s + 1]):
                 checks += 1
                 b = e * W
@@ -247,7 +247,7 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
     # The current level's list position, kept in registers; saved in ``lv`` on the way down.
     # ``s = -1`` marks "no shape taken yet" (a level just entered, or one to leave at once).
     base = 0
-    todo = 0
+    untried = 0
     s = -1
     k = 0
     end = 0
@@ -255,7 +255,7 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
         # Enter a level: report a solution, or choose the image list set (selectFila and
         # getImageListSet).  Resuming with PC_LEAVE leaves the current level at once.
         if pc == PC_ENTER:
-            todo = 0
+            untried = 0
             if level == n_pieces:
                 counters[CT_SOLUTIONS] += 1
                 if store:
@@ -300,7 +300,7 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
                         ilsi[r + 6], ilsi[r + 7], o0, o1, o2, o3)
                 if st != NO_SET:
                     base = st * Q
-                    todo = nonempty[st] & avail
+                    untried = nonempty[st] & avail
         s = -1
         k = 0
         end = 0
@@ -334,10 +334,10 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
                 if left[s] == 0:
                     avail |= np.int64(1) << s
                 left[s] += 1
-            if todo:
+            if untried:
                 # Lines 4-9: the next available shape whose list here is not empty.
-                s = lowest_bit(todo)
-                todo &= todo - 1
+                s = lowest_bit(untried)
+                untried &= untried - 1
                 left[s] -= 1
                 if left[s] == 0:
                     avail &= ~(np.int64(1) << s)
@@ -358,7 +358,7 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
             if W > 3:
                 o3 = occ_stack[nb + 3]
             base = lv[level, LV_BASE]
-            todo = lv[level, LV_TODO]
+            untried = lv[level, LV_UNTRIED]
             s = lv[level, LV_S]
             k = lv[level, LV_K]
             end = lv[level, LV_END]
@@ -368,7 +368,7 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind,
         # Place image k and go down.
         fits[level] += 1
         lv[level, LV_BASE] = base
-        lv[level, LV_TODO] = todo
+        lv[level, LV_UNTRIED] = untried
         lv[level, LV_S] = s
         lv[level, LV_K] = k + 1
         lv[level, LV_END] = end

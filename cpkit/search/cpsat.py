@@ -22,18 +22,13 @@ from .driver import StopSearch
 ENGINE = "cpsat"
 
 
-def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float | None,
-                    store: bool, on_rows: Callable[[list[int]], None] | None = None
-                    ) -> tuple[list[list[int]], int, str, float, int]:
-    """(solutions as option lists, count, stop reason, seconds, branches).  With ``on_rows``,
-    each solution goes to it as it is found instead of into the list."""
+def _enumerate(model, decode: Callable | None, emit: Callable, *, limit: int | None,
+               time_limit: float | None) -> tuple[int, str, float, int]:
+    """Enumerate ``model`` on one CP-SAT worker: each solution is ``decode``d from the callback
+    and handed to ``emit`` (skipped when ``decode`` is None: counting only; ``emit`` may raise
+    ``StopSearch``); stops after ``limit`` solutions.  Returns (count, stop reason, seconds,
+    branches)."""
     from ortools.sat.python import cp_model
-
-    built = exact_cover_model(cover)
-    if built.trivially_infeasible:
-        return [], 0, COMPLETE, 0.0, 0
-    x = built.option_vars
-    found: list[list[int]] = []
 
     class Collector(cp_model.CpSolverSolutionCallback):
         def __init__(self) -> None:
@@ -43,17 +38,13 @@ def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float |
 
         def on_solution_callback(self) -> None:
             self.count += 1
-            if store:
-                rows = [k for k, v in enumerate(x) if self.boolean_value(v)]
-                if on_rows is None:
-                    found.append(rows)
-                else:
-                    try:
-                        on_rows(rows)
-                    except StopSearch:
-                        self.hit_limit = True
-                        self.stop_search()
-                        return
+            if decode is not None:
+                try:
+                    emit(decode(self))
+                except StopSearch:
+                    self.hit_limit = True
+                    self.stop_search()
+                    return
             if limit is not None and self.count >= limit:
                 self.hit_limit = True
                 self.stop_search()
@@ -62,10 +53,10 @@ def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float |
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
     if time_limit is not None:
-        solver.parameters.max_time_in_seconds = float(time_limit)
+        solver.parameters.max_time_in_seconds = max(1e-3, float(time_limit))
     collector = Collector()
     start = time.perf_counter()
-    status = solver.solve(built.model, collector)
+    status = solver.solve(model, collector)
     seconds = time.perf_counter() - start
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         reason = COMPLETE
@@ -75,7 +66,27 @@ def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float |
         reason = TIME_LIMIT
     else:
         reason = INTERRUPTED
-    return found, collector.count, reason, seconds, int(solver.num_branches)
+    return collector.count, reason, seconds, int(solver.num_branches)
+
+
+def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float | None,
+                    store: bool, on_rows: Callable[[list[int]], None] | None = None
+                    ) -> tuple[list[list[int]], int, str, float, int]:
+    """(solutions as option lists, count, stop reason, seconds, branches).  With ``on_rows``,
+    each solution goes to it as it is found instead of into the list."""
+    built = exact_cover_model(cover)
+    if built.trivially_infeasible:
+        return [], 0, COMPLETE, 0.0, 0
+    x = built.option_vars
+    found: list[list[int]] = []
+
+    def decode(callback) -> list[int]:
+        return [k for k, v in enumerate(x) if callback.boolean_value(v)]
+
+    count, reason, seconds, branches = _enumerate(
+        built.model, decode if store else None, on_rows or found.append, limit=limit,
+        time_limit=time_limit)
+    return found, count, reason, seconds, branches
 
 
 def solve_cover(cover: ExactCover, *, limit: int | None = None, time_limit: float | None = None,
@@ -109,8 +120,6 @@ def solve_edge_matching(puzzle, *, roots, limit: int | None = None,
                         on_solution: Callable | None = None) -> Result:
     """Every solution of an edge-matching puzzle under each root (hints), enumerated by CP-SAT
     on ``cpkit.models.cpsat.edge_matching_model``; ``nodes`` is CP-SAT's branch count."""
-    from ortools.sat.python import cp_model
-
     from ..models.cpsat import edge_matching_model
 
     solutions = []
@@ -125,50 +134,24 @@ def solve_edge_matching(puzzle, *, roots, limit: int | None = None,
         orientation = {(int(a.ori_tile[o]), tuple(int(c) for c in a.ori_col[o])): o
                        for o in range(a.n_orientations)}
 
-        class Collector(cp_model.CpSolverSolutionCallback):
-            def __init__(self) -> None:
-                super().__init__()
-                self.count = 0
-                self.hit_limit = False
+        def decode(callback, sub=sub, built=built, orientation=orientation):
+            placed = []
+            for cell, var in enumerate(built.tile_vars):
+                shown = tuple(int(callback.value(v)) if not isinstance(v, int) else 0
+                              for v in built.side_exprs[cell])
+                placed.append(orientation[(int(callback.value(var)), shown)])
+            return sub.solution_from_orientations(placed)
 
-            def on_solution_callback(self) -> None:
-                self.count += 1
-                if not count_only or on_solution is not None:
-                    placed = []
-                    for cell, var in enumerate(built.tile_vars):
-                        shown = tuple(int(self.value(v)) if not isinstance(v, int) else 0
-                                      for v in built.side_exprs[cell])
-                        placed.append(orientation[(int(self.value(var)), shown)])
-                    try:
-                        emit(sub.solution_from_orientations(placed))
-                    except StopSearch:
-                        self.hit_limit = True
-                        self.stop_search()
-                        return
-                if limit is not None and count + self.count >= limit:
-                    self.hit_limit = True
-                    self.stop_search()
-
-        solver = cp_model.CpSolver()
-        solver.parameters.enumerate_all_solutions = True
-        solver.parameters.num_workers = 1
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = max(1e-3, float(time_limit) - seconds)
-        collector = Collector()
-        start = time.perf_counter()
-        status = solver.solve(built.model, collector)
-        took = time.perf_counter() - start
+        found, reason, took, more = _enumerate(
+            built.model, decode if not count_only or on_solution is not None else None, emit,
+            limit=None if limit is None else limit - count,
+            time_limit=None if time_limit is None else time_limit - seconds)
         seconds += took
-        count += collector.count
-        branches += int(solver.num_branches)
-        if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
-            continue
-        if collector.hit_limit:
-            reason = LIMIT
-        elif time_limit is not None and seconds >= 0.95 * time_limit:
-            reason = TIME_LIMIT
-        else:
-            reason = INTERRUPTED
-        break
+        count += found
+        branches += more
+        if reason != COMPLETE:
+            if reason == INTERRUPTED and time_limit is not None and seconds >= 0.95 * time_limit:
+                reason = TIME_LIMIT          # the time left for this root was the budget's end
+            break
     return Result("edge_matching", ENGINE, "raw", count, reason == COMPLETE, reason, seconds,
                   0.0, solutions, Stats(nodes=branches), {}, puzzle.name)
