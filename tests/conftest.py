@@ -6,6 +6,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TILING = ROOT / "instances" / "tiling"
+EDGE_MATCHING = ROOT / "instances" / "edge_matching"
 
 
 @pytest.fixture
@@ -14,6 +15,16 @@ def tiling_instance():
 
     def load(name: str):
         return read_polycube(TILING / name)[0]
+
+    return load
+
+
+@pytest.fixture
+def em_instance():
+    from cpkit.io.edge_matching import read_edge_matching
+
+    def load(name: str):
+        return read_edge_matching(EDGE_MATCHING / name)
 
     return load
 

@@ -77,7 +77,7 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     name = AUTO.get(family, engine) if engine == "auto" else engine
     if splitter(family, name) is None:
         raise EngineUnavailable(f"--monte-carlo needs a search tree; the {name} engine has none")
-    for key in ("limit", "time_limit", "count_only", "on_solution"):
+    for key in ("limit", "first", "time_limit", "count_only", "on_solution"):
         options.pop(key, None)
     t = tree(Job(family, name, model, options))
     stop = None
@@ -104,7 +104,8 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
            if stop is not None else "probes walk to a leaf")
     print(f"{getattr(model, 'name', '')}: Monte-Carlo estimate from {est.probes:,} probes "
           f"(seed {args.mc_seed}; {how}):")
-    print(f"  search nodes (fits)  ~ {est.nodes:,.0f} +- {est.nodes_error:,.0f}")
+    what = "search nodes (fits)" if pieces is not None else "search nodes       "
+    print(f"  {what}  ~ {est.nodes:,.0f} +- {est.nodes_error:,.0f}")
     print(f"  solutions counted    ~ {est.solutions:,.1f} +- {est.solutions_error:,.1f}")
     if "estimated_seconds" in out and out["estimated_seconds"] is not None:
         print(f"  at {out['nodes_per_s']:,.0f} nodes/s (measured in the exhaustive parts): "

@@ -9,6 +9,7 @@ from ..models.edge_matching import UNIQUE_MODES
 from ..search import supported
 from ..search._em_cp_kernel import HEURISTICS
 from ..search.em_cp import DEFAULT_HEURISTIC, DEFAULT_SHAVE
+from . import long_runs
 from .common import HelpFormatter, add_run_options, announce_compiles, finish
 
 
@@ -65,6 +66,7 @@ def add_parser(sub) -> None:
     p.add_argument("--render", metavar="FILE",
                    help="draw the first solution to FILE (.png or .svg; see 'cpkit render')")
     add_run_options(p)
+    long_runs.add_options(p)
     p.set_defaults(run=run)
 
 
@@ -128,7 +130,17 @@ def run(args) -> int:
                        backjump=not args.no_backjump, shared_edge=not args.no_shared_edge,
                        cycles=not args.no_cycles,
                        shave=DEFAULT_SHAVE if args.shave is None else args.shave)
-    result = solve(puzzle, **options)
+    if args.engine == "cpsat" and (args.monte_carlo or args.workers not in (None, 1)):
+        raise InputError("the cpsat engine runs in one process (it has its own search); "
+                         "--workers, --monte-carlo, --checkpoint and --scheduler apply to "
+                         "cp and backtrack")
+    if args.monte_carlo:
+        return long_runs.monte_carlo(puzzle, args, options, None)
+    if args.engine == "cpsat" and not (args.scheduler or args.checkpoint or args.resume):
+        result = solve(puzzle, **options)
+    else:
+        result = long_runs.solve(puzzle, args, options, args.puzzle, 0,
+                                 {"format": args.format, "ignore_hints": args.ignore_hints})
     if args.render:
         _render_first(puzzle, first, options, args.render)
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"

@@ -4,6 +4,7 @@
   exchanges (``Part``, ``Frontier``, ``Probe``); paths are plain lists of ints.
 - ``dlx``: the protocol for DLX (tilings and exact covers).
 - ``hybrid``: the protocol for the DLX-to-FILA hybrid and FILA alone.
+- ``edge_matching``: the protocol for the edge-matching CP engine and the brute force.
 - ``job``: what every worker receives once (the model and the search options) and its
   per-process cache of prepared searches.
 - ``plan``: choosing the split depth and ordering the subproblems (Knuth estimates).
@@ -27,6 +28,8 @@ SPLITTERS: dict[tuple[str, str], str] = {
     ("tiling", "auto"): "cpkit.parallel.hybrid:prepare",
     ("tiling", "hybrid"): "cpkit.parallel.hybrid:prepare_hybrid",
     ("tiling", "fila"): "cpkit.parallel.hybrid:prepare_fila",
+    ("edge_matching", "cp"): "cpkit.parallel.edge_matching:prepare_cp",
+    ("edge_matching", "backtrack"): "cpkit.parallel.edge_matching:prepare_backtrack",
 }
 
 

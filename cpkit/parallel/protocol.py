@@ -100,18 +100,21 @@ class Probe:
     """One random descent (Knuth's estimator): the branching degree at each level of the path,
     and what the exhaustively searched part at its end (if any) holds.  ``nodes``, ``count``
     hold the subtree's figures, or for a probe that ended at a solution ``count`` is 1 if it
-    counts."""
+    counts.  The first ``uncounted`` levels are choices that are not nodes of the engine (edge
+    matching's symmetry roots): they weigh the rest but add no node themselves."""
 
     degrees: list[int]
     nodes: int = 0
     count: int = 0
+    uncounted: int = 0
 
     def estimate(self) -> tuple[float, float]:
         """(nodes, counted solutions) of the probed tree, as Knuth's unbiased estimator."""
         nodes, weight = 0.0, 1.0
-        for d in self.degrees:
+        for level, d in enumerate(self.degrees):
             weight *= d
-            nodes += weight
+            if level >= self.uncounted:
+                nodes += weight
         return nodes + weight * self.nodes, weight * self.count
 
 

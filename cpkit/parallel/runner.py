@@ -83,6 +83,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
 
     family = family_of(model)
     name = AUTO.get(family, engine) if engine == "auto" else engine
+    if options.pop("first", False):              # edge matching's "stop at the first"
+        limit = 1 if limit is None else min(limit, 1)
     n_workers = resolve_workers(workers)
     distributed = client is not None or scheduler is not None
     durable = checkpoint is not None or resume is not None

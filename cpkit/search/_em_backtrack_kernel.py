@@ -33,12 +33,14 @@ PC_LEAVE = 2
 DONE = 0
 BUFFER_FULL = 1
 BUDGET_SPENT = 2
+AT_STOP = 3       # entered a node at the stop depth (split runs); resuming leaves it
 
 # State vector.
 ST_DEPTH = 0
 ST_PC = 1
 ST_NBUF = 2
-STATE_SIZE = 3
+ST_STOP = 3       # stop on entering this depth (0: never), for split runs
+STATE_SIZE = 4
 
 # Counters.
 CT_SOLUTIONS = 0
@@ -68,8 +70,10 @@ ORI_STRIDE = 8
 @njit(cache=True)
 def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, counters, sol_buf,
            store, max_in_buf, node_budget):
-    """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered, or
-    ``node_budget`` nodes were made.  ``dep`` holds a record per depth (the D_* fields; static
+    """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered,
+    ``node_budget`` nodes were made, or a node at depth ``state[ST_STOP]`` (if > 0) is entered:
+    then it returns AT_STOP with that node's placements on the stack, and resuming takes the
+    node back unsearched (a split run searches it elsewhere).  ``dep`` holds a record per depth (the D_* fields; static
     ones are filled by the caller), ``ori`` one per orientation (O_*); ``used`` flags tiles
     (hinted ones stay set).  Solutions are buffered as the orientation placed at each depth."""
     depth = state[ST_DEPTH]
@@ -77,9 +81,14 @@ def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, count
     nbuf = state[ST_NBUF]
     budget = node_budget
     nodes = counters[CT_NODES]
+    stop = state[ST_STOP] if state[ST_STOP] > 0 else -1
     status = DONE
     while True:
         if pc == PC_ENTER:
+            if depth == stop:
+                pc = PC_LEAVE
+                status = AT_STOP
+                break
             if depth == n_cells:
                 counters[CT_SOLUTIONS] += 1
                 if store:

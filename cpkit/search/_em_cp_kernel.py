@@ -44,6 +44,7 @@ PC_LEAVE = 3
 DONE = 0
 BUFFER_FULL = 1
 BUDGET_SPENT = 2
+AT_STOP = 3                         # entered a node at the stop level (split runs)
 
 # The search's fields of the g header (cpkit.propagators.colorpair reserves G_SEARCH..).
 G_LEVEL = cp.G_SEARCH + 0
@@ -73,6 +74,7 @@ G_TRIALS = cp.G_SEARCH + 26         # shaving: trial placements
 G_REMOVED = cp.G_SEARCH + 27        # shaving: values removed
 G_SHAVED_IN = cp.G_SEARCH + 28      # shaving: placements forced (a single value left)
 G_SHAVED_FAIL = cp.G_SEARCH + 29    # shaving: nodes refuted (no value left)
+G_STOP = cp.G_SEARCH + 30           # stop on entering this level (0: never), for split runs
 
 # Per-level record of the decision stack.
 L_CELL = 0
@@ -403,8 +405,13 @@ def shave(st, m, g, level, cand, base):
 @njit(cache=True, _nrt=False)
 def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
     """Run from the saved state (``g[G_LEVEL]``, ``g[G_PC]``) until done, ``max_in_buf``
-    solutions are buffered, or ``node_budget`` nodes were made.  The root placements (hints) are
-    made first, with propagation.  Solutions are buffered as the orientation on each cell."""
+    solutions are buffered, ``node_budget`` nodes were made, or a node at level ``g[G_STOP]``
+    (if > 0) is entered.  The root placements (hints) are made first, with propagation.
+    Solutions are buffered as the orientation on each cell.
+
+    A node at the stop level returns AT_STOP before any work on it (no shaving, no branching),
+    its decisions on the stack; resuming takes it back as if a solution had been found below
+    it (``L_FULL``), so that no backjump crosses it: a split run searches it elsewhere."""
     n_cells = g[cp.G_CELLS]
     cells = g[cp.O_CELLS]
     lv = g[O_LV]
@@ -416,6 +423,7 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
     pc = g[G_PC]
     nbuf = g[G_NBUF]
     budget = node_budget
+    stop = g[G_STOP] if g[G_STOP] > 0 else -1
     status = DONE
     while True:
         if pc == PC_ROOT:
@@ -431,6 +439,14 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
         elif pc == PC_ENTER:
             r = lv + level * LV_STRIDE
             base = m[ix(r - LV_STRIDE + L_END)] if level > 0 else 0
+            if level == stop:
+                m[ix(r + L_CELL)] = -1
+                m[ix(r + L_PTR)] = base
+                m[ix(r + L_END)] = base
+                m[ix(r + L_FULL)] = 1
+                pc = PC_TRY
+                status = AT_STOP
+                break
             if g[cp.G_EMPTY] > 0:
                 if budget <= 0:
                     status = BUDGET_SPENT

@@ -27,8 +27,13 @@ class BacktrackSearch:
     """A resumable brute-force search of one puzzle (its hints are the root placements)."""
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True, buffer: int = BUFFER,
-                 on_orientations: Callable[[np.ndarray], None] | None = None):
+                 on_orientations: Callable[[np.ndarray], None] | None = None,
+                 placements: tuple[Sequence[int], Sequence[int]] | None = None):
+        """``placements`` (cells, orientations) replaces the puzzle's hints as the fixed
+        placements (a split run's subproblem: a root plus the decisions that reach it)."""
         a = puzzle.arrays
+        fixed_cells, fixed_oris = (a.hint_cell, a.hint_ori) if placements is None \
+            else placements
         self.a = a
         self.list_start, self.list_ori = K.candidate_lists(a.width, a.height, a.n_values,
                                                            a.ori_col)
@@ -45,9 +50,11 @@ class BacktrackSearch:
         dep[:, K.D_KEY_BASE] = frame * a.n_values * a.n_values
         dep[:, K.D_FORCED] = -1
         self.used = np.zeros(a.n_tiles, dtype=np.uint8)
-        for cell, o in zip(a.hint_cell, a.hint_ori):
+        for cell, o in zip(fixed_cells, fixed_oris):
             dep[depth_of[cell], K.D_FORCED] = o
             self.used[a.ori_tile[o]] = 1
+        #: The depths where the search chooses (the cells not fixed), in order.
+        self.free_depths = np.flatnonzero(dep[:, K.D_FORCED] < 0)
         self.dep = dep.ravel()
         self.ori = K.orientation_records(a.ori_tile, a.ori_col)
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
@@ -58,10 +65,26 @@ class BacktrackSearch:
         self.on_orientations = on_orientations
         self.found: list[np.ndarray] = []
         self.finished = False
+        self.at_stop = False
 
     @property
     def solutions(self) -> int:
         return int(self.counters[K.CT_SOLUTIONS])
+
+    def stop_after(self, decisions: int) -> None:
+        """Stop at every node reached by ``decisions`` choices (``at_stop`` is then True after
+        ``step``; ``decisions()`` lists them) and leave it unsearched; 0: never stop.  The node
+        is entered after the chosen cell, before any fixed cell that follows it."""
+        free = self.free_depths
+        self.state[K.ST_STOP] = int(free[decisions - 1]) + 1 \
+            if 0 < decisions <= len(free) else 0
+
+    def decisions(self) -> list[tuple[int, int]]:
+        """The (cell, orientation) chosen at each free depth above the current one."""
+        dep = self.dep.reshape(-1, K.DEP_STRIDE)
+        depth = int(self.state[K.ST_DEPTH])
+        return [(int(self.cell_of_depth[d]), int(dep[d, K.D_PLACED]))
+                for d in self.free_depths if d < depth]
 
     @property
     def nodes(self) -> int:
@@ -86,6 +109,7 @@ class BacktrackSearch:
                 else:
                     self.found.append(row)
         self.finished = status == K.DONE
+        self.at_stop = status == K.AT_STOP
         return self.finished, self.solutions - before
 
 

@@ -55,12 +55,16 @@ class CpSearch:
                  backjump: bool = DEFAULT_BACKJUMP, shave: int | str = DEFAULT_SHAVE,
                  shared_edge: bool = DEFAULT_SHARED_EDGE, cycles: bool = DEFAULT_CYCLES,
                  store: bool = True, buffer: int = BUFFER,
-                 on_orientations: Callable[[np.ndarray], None] | None = None):
+                 on_orientations: Callable[[np.ndarray], None] | None = None,
+                 placements: tuple[Sequence[int], Sequence[int]] | None = None):
+        """``placements`` (cells, orientations) replaces the puzzle's hints as the root
+        placements (a split run's subproblem: a root plus the decisions that reach it)."""
         if heuristic not in K.HEURISTICS:
             raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
                              f"{', '.join(K.HEURISTICS)}")
         a = puzzle.arrays
-        n_roots = len(a.hint_cell)
+        root_cells, root_oris = (a.hint_cell, a.hint_ori) if placements is None else placements
+        n_roots = len(root_cells)
         limit = shave_limit(shave, a.n_orientations)
         exclusions = K.exclusion_capacity(a.n_cells, limit)
         self.st, self.m, self.g = cp.build_state(
@@ -74,8 +78,8 @@ class CpSearch:
         head = self.g[K.O_XHEAD]
         self.m[head:head + a.n_cells] = -1
         root = self.g[K.O_ROOT]
-        self.m[root:root + 2 * n_roots:2] = a.hint_cell
-        self.m[root + 1:root + 2 * n_roots:2] = a.hint_ori
+        self.m[root:root + 2 * n_roots:2] = root_cells
+        self.m[root + 1:root + 2 * n_roots:2] = root_oris
         self.g[K.G_N_ROOT] = n_roots
         self.g[K.G_PC] = K.PC_ROOT
         self.n_cells = a.n_cells
@@ -85,10 +89,26 @@ class CpSearch:
         self.on_orientations = on_orientations
         self.found: list[np.ndarray] = []
         self.finished = False
+        self.at_stop = False
 
     @property
     def solutions(self) -> int:
         return int(self.g[K.G_SOLUTIONS])
+
+    def stop_after(self, decisions: int) -> None:
+        """Stop at every node reached by ``decisions`` branching placements (``at_stop`` is
+        then True after ``step``; ``decisions()`` lists them) and leave it unsearched, as if a
+        solution were below it (no backjump crosses it); 0: never stop."""
+        self.g[K.G_STOP] = max(0, int(decisions))
+
+    def decisions(self) -> list[tuple[int, int]]:
+        """The (cell, orientation) placed by branching at each level above the current one."""
+        lv, cand = int(self.g[K.O_LV]), int(self.g[K.O_CAND])
+        out = []
+        for level in range(int(self.g[K.G_LEVEL])):
+            r = lv + level * K.LV_STRIDE
+            out.append((int(self.m[r + K.L_CELL]), int(self.m[cand + self.m[r + K.L_PTR] - 1])))
+        return out
 
     @property
     def nodes(self) -> int:
@@ -120,6 +140,7 @@ class CpSearch:
                 else:
                     self.found.append(row)
         self.finished = status == K.DONE
+        self.at_stop = status == K.AT_STOP
         return self.finished, self.solutions - before
 
 

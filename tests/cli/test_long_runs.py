@@ -185,3 +185,19 @@ def test_render_writes_pictures(tmp_path, suffix, magic):
                    str(tiled))
     assert proc.returncode == 0, proc.stderr
     assert tiled.read_bytes().startswith(magic)
+
+
+@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+def test_match_with_two_workers_counts_like_one(engine):
+    from tests.conftest import EDGE_MATCHING
+
+    board = str(EDGE_MATCHING / "gen_6_b4i5_s3.txt")
+    runs = []
+    for workers in ("1", "2"):
+        proc = start("match", board, "--engine", engine, "--workers", workers,
+                     "--subproblems", "40", "--count-only", "--json")
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        runs.append(summary(out))
+    assert runs[0]["solutions"] == runs[1]["solutions"] == 16
+    assert runs[1]["subproblems"] >= 40 and runs[1]["workers"] == 2

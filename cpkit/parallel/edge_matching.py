@@ -1,0 +1,240 @@
+"""The edge-matching engines (ColorPair CP and brute force) as ``Splittable`` searches.
+
+A path starts with the symmetry root searched (``EdgeMatchingPuzzle.symmetry_roots``: one or
+two on most boards), then lists the placements the engine chose on the way down, each as
+``cell * n_orientations + orientation``.  A subproblem is searched as a fresh search whose root
+placements are the root's and the path's: every solution below the node holds them, and every
+solution that holds them lies below the node (the placements of one level are different values
+of one cell, so sibling subtrees share no solution).  The frontier search is the engine's own
+search told to stop on entering any node reached by the given number of choices
+(``stop_after``), so subproblems follow the engine's own branching.
+
+Counts are exact for both engines.  Nodes add up exactly for the brute force (its order is
+fixed; a fixed cell costs no node, as a hint).  For the CP engine the sum can differ from the
+sequential run's: a subproblem propagates its placements from scratch (the same fixed point,
+but the order of a cell's pattern class, which breaks ties in the choice of cell, may differ);
+no backjump crosses a split node (the frontier treats it as holding a solution); and shaving
+restarts at each subproblem's root.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import InputError
+from ..models.edge_matching import EdgeMatchingPuzzle
+from ..result import Result, Stats
+from ..search import em_backtrack, em_cp
+from ..search.driver import drive
+from ..search.edge_matching import check_options
+from .dlx import worker_id
+from .protocol import Frontier, Part, Path, Probe
+
+#: The CP engine's options (``em_cp.solve``'s keywords) and their defaults.
+CP_OPTIONS = dict(heuristic=em_cp.DEFAULT_HEURISTIC, contradiction=True, instantiation=True,
+                  preemption=True, opposite=True, backjump=em_cp.DEFAULT_BACKJUMP,
+                  shave=em_cp.DEFAULT_SHAVE, shared_edge=em_cp.DEFAULT_SHARED_EDGE,
+                  cycles=em_cp.DEFAULT_CYCLES)
+PATTERN_KEYS = tuple(f"pattern_{k}_decisions" for k in range(1, 5))
+
+
+class EdgeMatchingTree:
+    """A prepared edge-matching search, split into subtrees (see ``protocol.Splittable``)."""
+
+    #: A probe step runs a fresh search per level (cheap next to a tiling's replay).
+    order_probes = 400
+    size_probes = 40
+
+    def __init__(self, puzzle: EdgeMatchingPuzzle, engine: str, unique: str,
+                 engine_options: dict[str, Any]):
+        self.puzzle = puzzle
+        self.engine = engine
+        self.unique = unique
+        self.engine_options = engine_options
+        self.proof = None
+        a = puzzle.arrays
+        self.n_orientations = a.n_orientations
+        self.roots: list[tuple[list[int], list[int]]] = []
+        for hints in puzzle.symmetry_roots(unique):
+            b = puzzle.with_hints(hints).arrays
+            self.roots.append(([int(c) for c in b.hint_cell], [int(o) for o in b.hint_ori]))
+        free = min((a.n_cells - len(cells) for cells, _ in self.roots), default=0)
+        self.max_depth = 1 + free
+        module = em_cp if engine == "cp" else em_backtrack
+        self.jit_seconds = module.jit_seconds()
+
+    # ------------------------------------------------------------------ helpers
+    def _search(self, path: Path, store: bool, sink: Callable[[np.ndarray], None]):
+        """A fresh search of the node ``path`` (a root and the choices below it)."""
+        if not path or not 0 <= path[0] < len(self.roots):
+            raise InputError(f"subproblem {path} does not exist in this puzzle under these "
+                             f"options (was it split from another puzzle?)")
+        cells, oris = list(self.roots[path[0]][0]), list(self.roots[path[0]][1])
+        for code in path[1:]:
+            cell, o = divmod(int(code), self.n_orientations)
+            cells.append(cell)
+            oris.append(o)
+        placements = (np.asarray(cells, dtype=np.int32), np.asarray(oris, dtype=np.int32))
+        if self.engine == "cp":
+            return em_cp.CpSearch(self.puzzle, store=store, on_orientations=sink,
+                                  placements=placements, **self.engine_options)
+        return em_backtrack.BacktrackSearch(self.puzzle, store=store, on_orientations=sink,
+                                            placements=placements)
+
+    def _encode(self, path: Path, search) -> Path:
+        return list(path) + [c * self.n_orientations + o for c, o in search.decisions()]
+
+    def _part(self, searches: list, count: int, complete: bool, seconds: float,
+              solutions: list[list[int]], cpu_start: float) -> Part:
+        extra: dict[str, int] = {}
+        if self.engine == "cp":
+            for s in searches:
+                for key, value in s.statistics().items():
+                    if isinstance(value, list):
+                        for name, v in zip(PATTERN_KEYS, value):
+                            extra[name] = extra.get(name, 0) + int(v)
+                    else:
+                        extra[key] = extra.get(key, 0) + int(value)
+        return Part(count=count, found=sum(s.solutions for s in searches),
+                    nodes=sum(s.nodes for s in searches), extra=extra, complete=complete,
+                    seconds=seconds, solutions=solutions,
+                    cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
+
+    def decode(self, solution: list[int]):
+        return self.puzzle.solution_from_orientations(solution)
+
+    # ------------------------------------------------------------------ the protocol
+    def frontier(self, depth: int, store: bool) -> Frontier:
+        cpu = time.thread_time()
+        start = time.perf_counter()
+        if depth <= 1:
+            return Frontier(1, [[r] for r in range(len(self.roots))], Part(worker=worker_id()))
+        paths: list[Path] = []
+        shallow: list[tuple[int, list[int]]] = []
+        searches = []
+
+        def sink(row: np.ndarray) -> None:
+            shallow.append((len(paths), [int(o) for o in row] if store else []))
+
+        for r in range(len(self.roots)):
+            search = self._search([r], True, sink)
+            search.stop_after(depth - 1)
+            searches.append(search)
+            while True:
+                finished, _ = search.step(1 << 30, 1 << 62)
+                if search.at_stop:
+                    paths.append(self._encode([r], search))
+                elif finished:
+                    break
+        above = self._part(searches, len(shallow), True, time.perf_counter() - start,
+                           [s for _, s in shallow] if store else [], cpu)
+        return Frontier(depth, paths, above, shallow if store else [])
+
+    def solve(self, path: Path, *, store: bool, limit: int | None = None,
+              time_limit: float | None = None,
+              cancel: Callable[[], bool] | None = None) -> Part:
+        if not path:
+            return self._solve_roots(store, limit, time_limit, cancel)
+        solutions: list[list[int]] = []
+        cpu = time.thread_time()
+        search = self._search(path, store, lambda row: solutions.append([int(o) for o in row]))
+        # Every solution counts here, so the kernel itself stops at ``limit``.
+        outcome = drive(search.step, limit=limit, time_limit=time_limit, cancel=cancel)
+        return self._part([search], search.solutions, outcome.complete, outcome.seconds,
+                          solutions, cpu)
+
+    def _solve_roots(self, store: bool, limit: int | None, time_limit: float | None,
+                     cancel: Callable[[], bool] | None) -> Part:
+        """The whole tree: every root in turn, as the sequential run chains them."""
+        total = Part(worker=worker_id())
+        start = time.perf_counter()
+        for r in range(len(self.roots)):
+            left = None if time_limit is None else max(1e-3, time_limit - total.seconds)
+            part = self.solve([r], store=store, cancel=cancel, time_limit=left,
+                              limit=None if limit is None else limit - total.count)
+            total.add(part)
+            if not part.complete or (limit is not None and total.count >= limit):
+                total.complete = r == len(self.roots) - 1 and part.complete
+                break
+        total.seconds = time.perf_counter() - start
+        return total
+
+    def _children(self, path: Path) -> tuple[int, list[Path], int]:
+        """The branches tried at the node ``path`` (its degree), its children that are open
+        nodes, and whether the node itself is a solution (a full board, no choice left)."""
+        if not path:
+            return len(self.roots), [[r] for r in range(len(self.roots))], 0
+        solved: list[np.ndarray] = []
+        search = self._search(path, False, solved.append)
+        search.stop_after(1)
+        live: list[Path] = []
+        while True:
+            finished, _ = search.step(1 << 30, 1 << 62)
+            if search.at_stop:
+                live.append(self._encode(path, search))
+            elif finished:
+                break
+        return search.nodes, live, search.solutions
+
+    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
+        cur = list(path)
+        degrees: list[int] = []
+        uncounted = 0 if path else 1                # choosing the root is not a search node
+        target = self.max_depth if stop_depth is None else max(stop_depth, len(path))
+        while len(cur) < target:
+            degree, live, solved = self._children(cur)
+            if solved:                              # the node is a solution: nothing to choose
+                return Probe(degrees, 0, solved, uncounted)
+            if degree == 0:
+                return Probe(degrees, uncounted=uncounted)      # a dead end
+            degrees.append(degree)
+            k = min(int(rand[min(len(cur), len(rand) - 1)] * degree), degree - 1)
+            if k >= len(live):
+                return Probe(degrees, uncounted=uncounted)      # a branch that fails at once
+            cur = live[k]
+        part = self.solve(cur, store=False)
+        return Probe(degrees, part.nodes, part.count, uncounted)
+
+    def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
+               jit_seconds: float, solutions: list[list[int]]) -> Result:
+        extra: dict[str, Any] = {k: v for k, v in total.extra.items() if k not in PATTERN_KEYS}
+        if self.engine == "cp":
+            extra["pattern_decisions"] = [int(total.extra.get(k, 0)) for k in PATTERN_KEYS]
+        engine = em_cp.ENGINE if self.engine == "cp" else em_backtrack.ENGINE
+        options: dict[str, Any] = dict(self.engine_options)
+        options.update(unique=self.unique, roots=len(self.roots))
+        result = Result("edge_matching", engine, self.puzzle.effective_unique(self.unique),
+                        total.count, complete, stop_reason, seconds,
+                        self.jit_seconds + jit_seconds, [self.decode(s) for s in solutions],
+                        Stats(nodes=total.nodes, extra=extra), options, self.puzzle.name)
+        result.stats.extra["nodes_per_s"] = round(total.nodes / seconds) if seconds > 0 else 0
+        return result
+
+
+def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
+             ) -> EdgeMatchingTree:
+    options = dict(options)
+    unique = options.pop("unique", "rotation")
+    check_options(unique, None, None)
+    engine_options: dict[str, Any] = {}
+    if engine == "cp":
+        for key, default in CP_OPTIONS.items():
+            engine_options[key] = options.pop(key, default)
+        em_cp.shave_limit(engine_options["shave"], 1)
+        if engine_options["heuristic"] not in em_cp.K.HEURISTICS:
+            raise InputError(f"unknown heuristic {engine_options['heuristic']!r}; expected one "
+                             f"of {', '.join(em_cp.K.HEURISTICS)}")
+    if options:
+        raise InputError(f"the {engine} engine takes no option {', '.join(sorted(options))}")
+    return EdgeMatchingTree(model, engine, unique, engine_options)
+
+
+def prepare_cp(model: EdgeMatchingPuzzle, options: dict[str, Any]) -> EdgeMatchingTree:
+    return _prepare(model, options, "cp")
+
+
+def prepare_backtrack(model: EdgeMatchingPuzzle, options: dict[str, Any]) -> EdgeMatchingTree:
+    return _prepare(model, options, "backtrack")

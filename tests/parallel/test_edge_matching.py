@@ -1,0 +1,138 @@
+"""The edge-matching subproblem protocol (CP and brute force): split runs give the sequential
+count at every depth and under every counting mode (the brute force also its node count and
+solution order), probes are Knuth's unbiased estimator, and foreign paths are refused."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+
+import cpkit
+from cpkit.errors import InputError
+from cpkit.models.em_generator import generate
+from cpkit.parallel import edge_matching as split_em
+from cpkit.search import solve
+from tests.parallel.test_dlx import exact_expectation, split_total
+from tests.strategies import edge_matching_puzzles
+
+pytestmark = pytest.mark.kernel
+
+PREPARE = {"cp": split_em.prepare_cp, "backtrack": split_em.prepare_backtrack}
+
+
+def split_result(puzzle, engine: str, options: dict, depth: int, store: bool = False):
+    tree = PREPARE[engine](puzzle, options)
+    frontier, total, ordered = split_total(tree, depth, store)
+    merged = tree.result(total, complete=True, stop_reason="complete", seconds=0.0,
+                         jit_seconds=0.0, solutions=ordered)
+    return frontier, merged
+
+
+@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("unique", ["rotation", "raw"])
+@pytest.mark.parametrize("depth", [1, 2, 3, 5])
+def test_split_equals_sequential(em_instance, engine, unique, depth):
+    puzzle = em_instance("gen_5_b3i4_s3.txt")
+    sequential = solve(puzzle, engine=engine, unique=unique, count_only=True)
+    frontier, merged = split_result(puzzle, engine, {"unique": unique}, depth)
+    assert merged.count == sequential.count > 0
+    assert merged.unique == sequential.unique and merged.engine == sequential.engine
+    assert all(len(p) == depth for p in frontier.paths)
+    if engine == "backtrack":
+        assert merged.stats.nodes == sequential.stats.nodes
+    if depth > 1:
+        assert len(frontier.paths) > len(puzzle.symmetry_roots(unique))
+
+
+@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+def test_split_solutions_are_the_sequential_ones(em_instance, engine):
+    """The brute force's order is fixed, so the merged order is the sequential one; the CP
+    engine's subproblems may break ties in another order, so only the set is the same."""
+    puzzle = em_instance("gen_4_b2i3_s2.txt")
+    sequential = solve(puzzle, engine=engine, unique="raw")
+    _, merged = split_result(puzzle, engine, {"unique": "raw"}, 3, store=True)
+    assert len(merged.solutions) == sequential.count == 192
+    if engine == "backtrack":
+        assert merged.solutions == sequential.solutions
+    else:
+        assert set(merged.solutions) == set(sequential.solutions)
+
+
+@pytest.mark.parametrize("options", [{"backjump": False}, {"shave": 2},
+                                     {"heuristic": "min-offer", "preemption": False}])
+def test_cp_options_reach_the_subproblems(em_instance, options):
+    puzzle = em_instance("gen_5_b3i4_s3.txt")
+    sequential = solve(puzzle, engine="cp", count_only=True, **options)
+    _, merged = split_result(puzzle, "cp", dict(options, unique="rotation"), 3)
+    assert merged.count == sequential.count
+    for key, value in options.items():
+        assert merged.options[key] == value
+
+
+@settings(max_examples=15, deadline=None)
+@given(edge_matching_puzzles(sides=(3, 4)))
+def test_random_puzzles_split_like_sequential(puzzle):
+    """Random boards, some oblong (two roots), some with a hint (one root, 'hints')."""
+    for engine in ("cp", "backtrack"):
+        sequential = solve(puzzle, engine=engine, count_only=True)
+        _, merged = split_result(puzzle, engine, {"unique": "rotation"}, 3)
+        assert merged.count == sequential.count
+        assert merged.unique == sequential.unique
+        if engine == "backtrack":
+            assert merged.stats.nodes == sequential.stats.nodes
+
+
+@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("stop", [None, 2, 4])
+def test_knuth_estimator_is_exactly_unbiased(engine, stop):
+    """Averaged over all random paths, the probes' solution estimate is the count; for the
+    brute force (a fixed tree) the node estimate is its node count too.  Raw counting on a
+    square board: four roots (the first corner's tile in each corner), which are choices but
+    not nodes."""
+    puzzle = generate(3, border_colours=1, inner_colours=2, seed=1)
+    sequential = solve(puzzle, engine=engine, unique="raw", count_only=True)
+    tree = PREPARE[engine](puzzle, {"unique": "raw"})
+    nodes, sols = exact_expectation(tree, [], stop)
+    assert sequential.count > 0
+    assert sols == pytest.approx(sequential.count, rel=1e-9)
+    if engine == "backtrack":
+        assert nodes == pytest.approx(sequential.stats.nodes, rel=1e-9)
+
+
+def test_foreign_paths_and_options_are_refused(em_instance):
+    tree = split_em.prepare_backtrack(em_instance("gen_4_b2i3_s2.txt"), {"unique": "raw"})
+    with pytest.raises(InputError, match="does not exist"):
+        tree.solve([5], store=False)
+    with pytest.raises(InputError, match="takes no option"):
+        split_em.prepare_backtrack(em_instance("gen_4_b2i3_s2.txt"), {"heuristic": "min-offer"})
+    with pytest.raises(InputError, match="unknown heuristic"):
+        split_em.prepare_cp(em_instance("gen_4_b2i3_s2.txt"), {"heuristic": "best"})
+
+
+@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+def test_two_workers_equal_sequential(em_instance, engine):
+    puzzle = em_instance("gen_6_b4i5_s3.txt")
+    sequential = solve(puzzle, engine=engine, count_only=True)
+    split = cpkit.solve(puzzle, engine=engine, count_only=True, workers=2, subproblems=32)
+    assert split.complete and split.count == sequential.count == 16
+    assert split.stats.extra["subproblems"] >= 32 and split.stats.extra["workers"] == 2
+    if engine == "backtrack":
+        assert split.stats.nodes == sequential.stats.nodes
+
+
+def test_checkpoint_resumes_to_the_same_count_and_nodes(tmp_path):
+    """A time limit stops the first run part-way (its checkpoint keeps the finished
+    subproblems); resuming finishes with the sequential figures."""
+    from tests.conftest import EDGE_MATCHING
+
+    path = EDGE_MATCHING / "gen_6_b4i5_s3.txt"
+    ck = tmp_path / "em.ck"
+    options = dict(engine="backtrack", count_only=True, workers=1, subproblems=200)
+    first = cpkit.solve(str(path), checkpoint=str(ck), time_limit=0.05, **options)
+    again = cpkit.solve(str(path), checkpoint=str(ck), resume=str(ck), **options)
+    sequential = solve(cpkit.load(path), engine="backtrack", count_only=True)
+    assert again.complete and again.count == sequential.count == 16
+    assert again.stats.nodes == sequential.stats.nodes
+    assert first.count <= again.count
+    with pytest.raises(InputError, match="other options"):
+        cpkit.solve(str(path), resume=str(ck), **dict(options, engine="cp"))
