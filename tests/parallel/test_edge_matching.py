@@ -4,6 +4,8 @@ solution order), probes are Knuth's unbiased estimator, and foreign paths are re
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 
@@ -13,10 +15,12 @@ from cpkit.models.em_generator import generate
 from cpkit.parallel import edge_matching as split_em
 from cpkit.search import solve
 from tests.parallel.test_dlx import exact_expectation, split_total
+from tests.conftest import EDGE_MATCHING
 from tests.strategies import edge_matching_puzzles
 
 pytestmark = pytest.mark.kernel
 
+MANIFEST = json.loads((EDGE_MATCHING / "manifest.json").read_text())
 PREPARE = {"cp": split_em.prepare_cp, "backtrack": split_em.prepare_backtrack}
 
 
@@ -123,8 +127,6 @@ def test_two_workers_equal_sequential(em_instance, engine):
 def test_checkpoint_resumes_to_the_same_count_and_nodes(tmp_path):
     """A time limit stops the first run part-way (its checkpoint keeps the finished
     subproblems); resuming finishes with the sequential figures."""
-    from tests.conftest import EDGE_MATCHING
-
     path = EDGE_MATCHING / "gen_6_b4i5_s3.txt"
     ck = tmp_path / "em.ck"
     options = dict(engine="backtrack", count_only=True, workers=1, subproblems=200)
@@ -136,3 +138,15 @@ def test_checkpoint_resumes_to_the_same_count_and_nodes(tmp_path):
     assert first.count <= again.count
     with pytest.raises(InputError, match="other options"):
         cpkit.solve(str(path), resume=str(ck), **dict(options, engine="cp"))
+
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("name", sorted(MANIFEST))
+def test_bundled_boards_two_workers_give_the_manifest_counts(em_instance, name, engine):
+    puzzle = em_instance(name)
+    for unique, expected in MANIFEST[name]["counts"].items():
+        split = cpkit.solve(puzzle, engine=engine, unique=unique, count_only=True, workers=2,
+                            subproblems=32)
+        assert split.complete and split.count == expected, unique
