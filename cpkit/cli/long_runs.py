@@ -1,5 +1,6 @@
-"""Options for long runs shared by ``cpkit tile`` and ``cpkit cover``: workers, a Dask
-scheduler, checkpoints, the progress line, and Monte-Carlo tree-size estimates."""
+"""Options for long runs shared by ``cpkit tile``, ``cpkit cover`` and ``cpkit match``:
+workers, a Dask scheduler, checkpoints, the progress line, and Monte-Carlo tree-size
+estimates."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from .common import positive_float, positive_int
 def add_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group(
         "long runs",
-        "Split the search into independent subtrees and search them in parallel; counts, "
-        "statistics and solutions equal the sequential run's.  A progress line is drawn on "
-        "standard error when it is a terminal (not with --json).")
+        "Split the search into independent subtrees and search them in parallel; counts equal "
+        "the sequential run's, and so do statistics and the order of solutions (except the "
+        "edge-matching cp engine's, whose nodes differ by a few percent).  A progress line is "
+        "drawn on standard error when it is a terminal (not with --json).")
     g.add_argument("--workers", type=int, metavar="N", default=None,
                    help="worker processes on this machine (default: all cores, but small "
                         "searches and --limit runs stay in one process; 1: the plain "
@@ -40,8 +42,9 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="do not solve: estimate the search tree's size from N random probes "
                         "(Knuth's estimator)")
     g.add_argument("--mc-remaining", type=int, metavar="R",
-                   help="with --monte-carlo: end each probe when R pieces remain and search the "
-                        "rest exhaustively (the seed's Monte-Carlo runs); also estimates time")
+                   help="with --monte-carlo: end each probe when R pieces remain (edge "
+                        "matching: R choices below the deepest possible) and search the rest "
+                        "exhaustively (the seed's Monte-Carlo runs); also estimates time")
     g.add_argument("--mc-seed", type=int, metavar="S", default=0,
                    help="random seed of the probes")
 
