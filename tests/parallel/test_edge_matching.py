@@ -150,3 +150,17 @@ def test_bundled_boards_two_workers_give_the_manifest_counts(em_instance, name, 
         split = cpkit.solve(puzzle, engine=engine, unique=unique, count_only=True, workers=2,
                             subproblems=32)
         assert split.complete and split.count == expected, unique
+
+
+def test_dask_local_cluster_counts(em_instance):
+    distributed = pytest.importorskip("distributed")
+    puzzle = em_instance("gen_6_b4i5_s3.txt")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        for engine in ("cp", "backtrack"):
+            split = cpkit.solve(puzzle, engine=engine, count_only=True, client=client,
+                                subproblems=32)
+            assert split.complete and split.count == 16
+            assert split.stats.extra["backend"] == "DaskBackend"
+    assert split.stats.nodes == solve(puzzle, engine="backtrack", count_only=True).stats.nodes
