@@ -69,12 +69,15 @@ class EdgeMatchingTree:
     # ------------------------------------------------------------------ helpers
     def _search(self, path: Path, store: bool, sink: Callable[[np.ndarray], None]):
         """A fresh search of the node ``path`` (a root and the choices below it)."""
-        if not path or not 0 <= path[0] < len(self.roots):
-            raise InputError(f"subproblem {path} does not exist in this puzzle under these "
+        foreign = InputError(f"subproblem {path} does not exist in this puzzle under these "
                              f"options (was it split from another puzzle?)")
+        if not path or not 0 <= path[0] < len(self.roots):
+            raise foreign
         cells, oris = list(self.roots[path[0]][0]), list(self.roots[path[0]][1])
         for code in path[1:]:
             cell, o = divmod(int(code), self.n_orientations)
+            if not 0 <= cell < self.puzzle.n_cells or cell in cells:
+                raise foreign           # the kernels trust their placements
             cells.append(cell)
             oris.append(o)
         placements = (np.asarray(cells, dtype=np.int32), np.asarray(oris, dtype=np.int32))

@@ -107,6 +107,10 @@ def test_foreign_paths_and_options_are_refused(em_instance):
     tree = split_em.prepare_backtrack(em_instance("gen_4_b2i3_s2.txt"), {"unique": "raw"})
     with pytest.raises(InputError, match="does not exist"):
         tree.solve([5], store=False)
+    with pytest.raises(InputError, match="does not exist"):
+        tree.solve([0, 10 ** 6], store=False)
+    with pytest.raises(InputError, match="does not exist"):
+        tree.solve([0, 3, 3], store=False)
     with pytest.raises(InputError, match="takes no option"):
         split_em.prepare_backtrack(em_instance("gen_4_b2i3_s2.txt"), {"heuristic": "min-offer"})
     with pytest.raises(InputError, match="unknown heuristic"):
