@@ -87,8 +87,20 @@ class EdgeMatchingTree:
         return em_backtrack.BacktrackSearch(self.puzzle, store=store, on_orientations=sink,
                                             placements=placements)
 
-    def _encode(self, path: Path, search) -> Path:
-        return list(path) + [c * self.n_orientations + o for c, o in search.decisions()]
+    def _open_nodes(self, path: Path, decisions: int, store: bool,
+                    sink: Callable[[np.ndarray], None], paths: list[Path]):
+        """Search below ``path`` down to the nodes ``decisions`` choices deeper, appending
+        their paths to ``paths`` in depth-first order (solutions met above them go to
+        ``sink``); returns the finished search (for its figures)."""
+        search = self._search(path, store, sink)
+        search.stop_after(decisions)
+        while True:
+            finished, _ = search.step(1 << 30, 1 << 62)
+            if search.at_stop:
+                paths.append(list(path) + [c * self.n_orientations + o
+                                           for c, o in search.decisions()])
+            elif finished:
+                return search
 
     def _part(self, searches: list, count: int, complete: bool, seconds: float,
               solutions: list[list[int]], cpu_start: float) -> Part:
@@ -111,27 +123,18 @@ class EdgeMatchingTree:
 
     # ------------------------------------------------------------------ the protocol
     def frontier(self, depth: int, store: bool) -> Frontier:
-        cpu = time.thread_time()
-        start = time.perf_counter()
         if depth <= 1:
             return Frontier(1, [[r] for r in range(len(self.roots))], Part(worker=worker_id()))
+        cpu = time.thread_time()
+        start = time.perf_counter()
         paths: list[Path] = []
         shallow: list[tuple[int, list[int]]] = []
-        searches = []
 
         def sink(row: np.ndarray) -> None:
             shallow.append((len(paths), [int(o) for o in row] if store else []))
 
-        for r in range(len(self.roots)):
-            search = self._search([r], True, sink)
-            search.stop_after(depth - 1)
-            searches.append(search)
-            while True:
-                finished, _ = search.step(1 << 30, 1 << 62)
-                if search.at_stop:
-                    paths.append(self._encode([r], search))
-                elif finished:
-                    break
+        searches = [self._open_nodes([r], depth - 1, True, sink, paths)
+                    for r in range(len(self.roots))]
         above = self._part(searches, len(shallow), True, time.perf_counter() - start,
                            [s for _, s in shallow] if store else [], cpu)
         return Frontier(depth, paths, above, shallow if store else [])
@@ -170,16 +173,8 @@ class EdgeMatchingTree:
         nodes, and whether the node itself is a solution (a full board, no choice left)."""
         if not path:
             return len(self.roots), [[r] for r in range(len(self.roots))], 0
-        solved: list[np.ndarray] = []
-        search = self._search(path, False, solved.append)
-        search.stop_after(1)
         live: list[Path] = []
-        while True:
-            finished, _ = search.step(1 << 30, 1 << 62)
-            if search.at_stop:
-                live.append(self._encode(path, search))
-            elif finished:
-                break
+        search = self._open_nodes(path, 1, False, lambda row: None, live)
         return search.nodes, live, search.solutions
 
     def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
