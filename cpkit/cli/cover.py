@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
-
 from ..io.dlx_format import read_dlx
 from ..search import supported
 from . import long_runs

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from .exact_cover import ExactCover
-from .geometry import Cell, Shape, canonical, normalize, orientations
+from .geometry import Cell, Shape, canonical, orientations
 
 #: Refuse to build more images than this: a puzzle that large cannot be enumerated anyway, and
 #: building it would exhaust memory before any message could be given.

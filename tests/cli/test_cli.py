@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from cpkit.cli import main
+from tests.cli import interrupted_summary
 from tests.conftest import TILING
 
 
@@ -158,21 +159,8 @@ def test_cover_command(tmp_path, capsys):
 
 def test_sigint_reports_partial_results(tmp_path):
     """Ctrl-C during a long count prints the JSON summary of what was found, exit status 130."""
-    import os
-    import signal
-    import time
-
-    proc = subprocess.Popen([sys.executable, "-m", "cpkit.cli", "tile",
-                             str(TILING / "pentominoes_10x6.txt"), "--unique", "raw",
-                             "--engine", "dlx", "--count-only", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    time.sleep(4.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    summary = json.loads(out.strip().splitlines()[-1])
-    assert summary["complete"] is False and summary["stop_reason"] == "interrupted"
+    summary = interrupted_summary("tile", str(TILING / "pentominoes_10x6.txt"), "--unique",
+                                  "raw", "--engine", "dlx", "--count-only", "--json", after=4.0)
     assert 0 <= summary["solutions"] < 9356
 
 

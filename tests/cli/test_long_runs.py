@@ -4,7 +4,6 @@ give exactly the uninterrupted count; options and their errors; Monte-Carlo; pic
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess

@@ -4,11 +4,6 @@ contract, errors as one line with exit status 2, Ctrl-C as a partial result."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +11,7 @@ import pytest
 from cpkit.cli import main
 from cpkit.io.edge_matching import read_edge_matching
 from cpkit.result import verify_board
+from tests.cli import interrupted_summary
 
 EM = Path(__file__).resolve().parents[2] / "instances" / "edge_matching"
 MANIFEST = json.loads((EM / "manifest.json").read_text())
@@ -126,16 +122,8 @@ def test_sigint_reports_partial_results(tmp_path):
 
     long = tmp_path / "long.txt"          # two colours per palette: millions of solutions
     write_native(generate(6, border_colours=2, inner_colours=2, seed=1), long)
-    proc = subprocess.Popen([sys.executable, "-m", "cpkit", "match", str(long), "--unique", "raw",
-                             "--count-only", "--json"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=dict(os.environ, PYTHONUNBUFFERED="1"))
-    time.sleep(3.0)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
-    summary = json.loads(out.strip().splitlines()[-1])
-    assert summary["complete"] is False and summary["stop_reason"] == "interrupted"
+    summary = interrupted_summary("match", str(long), "--unique", "raw", "--count-only",
+                                  "--json", after=3.0)
     assert summary["nodes"] > 0 and summary["solutions"] > 0
 
 

@@ -3,7 +3,6 @@ the same nodes (repeated pieces included), and probes are Knuth's unbiased estim
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 

@@ -14,7 +14,7 @@ from cpkit.models.catalog import _pieces
 from cpkit.models.polyforms import hexominoes
 from cpkit.models.tiling import Piece, Puzzle
 from cpkit.result import LIMIT, verify_tiling
-from cpkit.search import dlx, hybrid, solve
+from cpkit.search import hybrid, solve
 from tests.strategies import puzzles
 
 pytestmark = pytest.mark.kernel
