@@ -27,6 +27,8 @@ SUITES: dict[str, str] = {
     "em": "cpkit.bench.edge_matching:em_suite",
     "tiling-fila": "cpkit.bench.fila:fila_suite",
     "em-ablation": "cpkit.bench.em_ablation:ablation_suite",
+    "em-hard": "cpkit.bench.em_hard:hard_suite",
+    "em-rate": "cpkit.bench.edge_matching:rate_suite",
 }
 
 

@@ -1,5 +1,6 @@
-"""Ablation of the edge-matching CP engine (Benoist & Bourreau section 6.2) and the comparison
-with the brute force and CP-SAT on the hardest instances (section 6.1).
+"""Ablation of the edge-matching CP engine (Benoist & Bourreau section 6.2); the comparison with
+the brute force and CP-SAT on the hardest instances is the ``em-hard`` suite
+(``cpkit.bench.em_hard``).
 
 Every configuration enumerates all solutions of the same instances; the tables give the total
 nodes and search time (JIT compile excluded) of each, and the change against the full engine,
@@ -8,11 +9,8 @@ next to the paper's figures.  Counts must agree across configurations (the run s
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from . import Table
-
-BENOIST = Path(__file__).resolve().parents[3] / "shared" / "em-benchmarks" / "benoist"
+from .edge_matching import BENOIST
 
 #: The engine as `cpkit match --engine cp` runs it, and the variants of the study.
 FULL: dict = {}
@@ -113,53 +111,4 @@ def ablation_suite(quick: bool = False) -> list[Table]:
         ["heuristic", "nodes", "search s", "nodes vs MinOffer", "time vs MinOffer",
          "paper (Table 1)"],
         [["min-offer", base_h_nodes, base_h_time, "", "", ""]] + hrows)
-    return [ablation, heuristics, hard_table(quick)]
-
-
-def hard_instances(quick: bool):
-    """The paper's 7x7 boards on which the brute force needs from half a minute (E_7_2, 1.1
-    billion nodes) to minutes (E_7_3, 3.2 billion; E_7_4, 16 billion), and a generated 7x7 that
-    takes it about ten seconds (generated 8x8 to 10x10 boards of the paper's colour ratios take
-    it seconds at most: its column scan is strong on them)."""
-    from ..io.edge_matching import read_edge_matching
-    from ..models.em_generator import generate
-
-    names = ["E_7_1.b6i6.nohint"] if quick else \
-        ["E_7_2.b6i6.nohint", "E_7_3.b6i6.nohint", "E_7_4.b6i6.nohint"]
-    out = [read_edge_matching(BENOIST / n) for n in names if (BENOIST / n).is_file()]
-    if not quick:
-        out.append(generate(7, border_colours=6, inner_colours=6, seed=11))
-    return out
-
-
-def hard_table(quick: bool) -> Table:
-    """The full CP engine against the brute force and CP-SAT, all solutions, same run, one core
-    each.  CP-SAT gets the limit or 1.5 times the CP engine's time (at least a minute), which is
-    enough to show which is faster."""
-    from ..search import solve
-
-    limit = 60.0 if quick else 900.0
-    rows = []
-    for puzzle in hard_instances(quick):
-        cp_ = solve(puzzle, engine="cp", count_only=True, time_limit=limit)
-        bt = solve(puzzle, engine="backtrack", count_only=True, time_limit=limit)
-        sat_limit = min(limit, max(60.0, 1.5 * cp_.seconds))
-        sat = solve(puzzle, engine="cpsat", count_only=True, time_limit=sat_limit)
-
-        def shown(r):
-            return f"{r.seconds:.1f}" + ("" if r.complete else " (limit hit)")
-
-        def ratio(r):
-            sign = "" if r.complete else ">= "
-            return f"{sign}{r.seconds / cp_.seconds:.1f}x" if cp_.complete and cp_.seconds else ""
-
-        rows.append([puzzle.name, cp_.count if cp_.complete else None, cp_.stats.nodes,
-                     shown(cp_), bt.stats.nodes, shown(bt), shown(sat), ratio(bt), ratio(sat)])
-    return Table(
-        "Hardest instances: full CP engine against the brute force and CP-SAT (all solutions)",
-        ["instance", "solutions", "CP nodes", "CP s", "brute-force nodes", "brute-force s",
-         "CP-SAT s", "brute force / CP", "CP-SAT / CP"], rows,
-        [f"Time limit {limit:.0f} s for CP and the brute force; CP-SAT gets 1.5 times CP's time "
-         "(at least 60 s).  A ratio marked >= is a lower bound (the other engine hit its limit).  "
-         "E_7_*: Benoist's instances (../shared/em-benchmarks); gen_7_b6i6_s11: "
-         "`cpkit generate edge-matching --size 7 --border-colors 6 --inner-colors 6 --seed 11`."])
+    return [ablation, heuristics]

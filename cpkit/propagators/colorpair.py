@@ -126,6 +126,8 @@ O_COL_START = 57        # st: per colour + 1, first entry in O_COL_TILES (CSR)
 O_COL_TILES = 58        # st: the tiles showing each colour
 O_CQUEUE = 59           # m: colours to check, then a queued flag per colour
 O_RIM = 60              # st: 2 per tile, the colours of its sides along the rim (-1: none)
+O_SHARED = 62           # st: h(M) for M = 0 .. tiles (the shared-edge bound, a table lookup)
+O_RIM_COLOUR = 63       # st: per colour, 1 if some tile shows it along the rim (cycles need it)
 #: g[64:96] belongs to the search (cpkit.search._em_cp_kernel).
 G_SEARCH = 64
 G_HEADER = 96
@@ -193,8 +195,12 @@ def colour_tables(a, tile_pairs: np.ndarray) -> dict[int, np.ndarray]:
             rim[t, :len(along)] = [int(col[s]) for s in along[:2]]
     start = np.cumsum([0] + [len(ts) for ts in by_colour])
     col_tiles = np.array([t for ts in by_colour for t in ts], dtype=np.int32)
+    rim_colour = np.zeros(values, dtype=np.int32)
+    rim_colour[rim[rim >= 0]] = 1
+    shared = np.array([shared_edges(k) for k in range(a.n_tiles + 1)], dtype=np.int32)
     return {O_OFF_INIT: off_init, O_TILE_COLS: tile_cols.ravel(), O_COL_START: start,
-            O_COL_TILES: col_tiles, O_RIM: rim.ravel()}
+            O_COL_TILES: col_tiles, O_RIM: rim.ravel(), O_SHARED: shared,
+            O_RIM_COLOUR: rim_colour}
 
 
 def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
@@ -477,9 +483,10 @@ def _check_colour(st, m, g, k):
     left = m[ix(count + 3 * k)]
     demanded = m[ix(count + 3 * k + 1)]
     if g[G_SHARED_EDGE] != 0:
-        if left < demanded or left - demanded > 2 * shared_edges(m[ix(count + 3 * k + 2)]):
+        if left < demanded or \
+                left - demanded > 2 * st[ix(g[O_SHARED] + m[ix(count + 3 * k + 2)])]:
             return _fail(g, F_COLOUR, k)
-    if g[G_CYCLES] == 0 or left != 2 or demanded != 0:
+    if g[G_CYCLES] == 0 or left != 2 or demanded != 0 or st[ix(g[O_RIM_COLOUR] + k)] == 0:
         return True
     tiles = g[O_TILES]
     rim = g[O_RIM]

@@ -46,6 +46,19 @@ def test_shared_edge_bound_closed_form():
         assert cp.shared_edges(m) == 2 * m - ceil_2_sqrt
 
 
+def test_state_tables_of_the_remaining_tile_rules():
+    # The kernels read h(M) from a table and skip the cycle walk on colours never on the rim.
+    puzzle = generate(6, border_colours=3, inner_colours=5, seed=4)
+    a = puzzle.arrays
+    st_, _, g = cp.build_state(a, shared_edge=True, cycles=True)
+    shared = st_[g[cp.O_SHARED]:g[cp.O_SHARED] + a.n_tiles + 1]
+    assert list(shared) == [2 * m - next(k for k in range(2 * m + 2) if k * k >= 4 * m)
+                            if m else 0 for m in range(a.n_tiles + 1)]
+    rim = st_[g[cp.O_RIM_COLOUR]:g[cp.O_RIM_COLOUR] + a.n_values]
+    # frame-ring edges use colours 1..3 (the border palette), the others 4..8
+    assert list(rim) == [0, 1, 1, 1, 0, 0, 0, 0, 0]
+
+
 @given(bits=st.sets(st.integers(0, 199), max_size=30))
 def test_bitset_helpers(bits):
     w = ex.n_words(200)
