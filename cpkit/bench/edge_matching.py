@@ -143,12 +143,12 @@ def em_suite(quick: bool = False) -> list[Table]:
               bt_rows,
               ["Both scan the board column by column from the bottom-left corner with candidate "
                "lists by (west, south) colours; they make the same nodes, so the rates compare "
-               "directly (same run, same limit).  The last column divides the brute-force nodes "
-               "of the whole search (ours when complete, else the published figure, else a lower "
-               "bound) by the CP engine's.  The paper says its model can cut nodes a hundredfold "
-               "against brute force (section 3, against doc_smith's backtracker); the last column "
-               "puts the published brute-force nodes of this design (em-benchmarks README) over "
-               "the paper's own Table 2 nodes." if binary else
+               "directly (same run, same limit).  `brute-force / CP nodes` divides the "
+               "brute-force nodes of the whole search (ours when complete, else the published "
+               "figure, else a lower bound) by the CP engine's.  The paper says its model can "
+               "cut nodes a hundredfold against brute force (section 3, against doc_smith's "
+               "backtracker); the last column puts the published brute-force nodes of this "
+               "design (em-benchmarks README) over the paper's own Table 2 nodes." if binary else
                "No C compiler: the C reference was not run."]),
         Table("CP-SAT enumeration (tile and edge-colour variables, a table per cell, "
               "AllDifferent)",
