@@ -396,39 +396,62 @@ def _count_colours(st, m, g, c, o, t, delta):
     """Remaining-tile counters when orientation ``o`` of tile ``t`` is placed on (``delta`` -1)
     or taken off (+1) cell ``c``: per colour, the sides left on unplaced tiles, the sides empty
     cells are asked to show (a placed neighbour's colour; the frame is not counted), the unplaced
-    tiles showing it.  A placement queues the tile's colours for the rules."""
+    tiles showing it.
+
+    Only the tile's own colours change (a side facing a placed neighbour shows the neighbour's
+    colour: placements match), so a placement queues for ``_check_colour`` those of its colours
+    on which a rule can now fail, tested here with the same conditions; the others would pass.
+    A removal restores a state that held, and queues nothing."""
     cells = g[O_CELLS]
     count = g[O_COLCOUNT]
     nbr = g[O_NBR] + 4 * c
     cols = g[O_ORI_COL] + 4 * o
     frame = False
     for s in range(4):
-        col = st[ix(cols + s)]
-        if col > 0:
-            m[ix(count + 3 * col)] += delta
         x = st[ix(nbr + s)]
         if x < 0:
             frame = True
-        elif m[ix(cells + x * CELL_STRIDE + C_ORI)] >= 0:
-            # a demanded side of c is answered (or asked again)
-            m[ix(count + 3 * st[ix(g[O_ORI_COL] + 4 * m[ix(cells + x * CELL_STRIDE + C_ORI)]
-                                   + ((s + 2) & 3))] + 1)] += delta
+            continue
+        col = count + 3 * st[ix(cols + s)]
+        m[ix(col)] += delta
+        if m[ix(cells + x * CELL_STRIDE + C_ORI)] >= 0:
+            m[ix(col + 1)] += delta       # a side of the neighbour is answered (or asked again)
         else:
-            m[ix(count + 3 * col + 1)] -= delta
+            m[ix(col + 1)] -= delta       # the empty neighbour is asked for this colour
     if frame:
         g[G_FRAME_PLACED] -= delta
     tile_cols = g[O_TILE_COLS] + 4 * t
-    cqueue = g[O_CQUEUE]
-    n_values = g[G_VALUES]
     for j in range(4):
         k = st[ix(tile_cols + j)]
         if k < 0:
             break
         m[ix(count + 3 * k + 2)] += delta
-        if delta < 0 and m[ix(cqueue + n_values + k)] == 0:
-            m[ix(cqueue + n_values + k)] = 1
-            m[ix(cqueue + g[G_CQTOP])] = k
-            g[G_CQTOP] += 1
+        if delta < 0 and _colour_may_fail(st, m, g, k):
+            _push_colour(m, g, k)
+
+
+@njit(cache=True, inline="always")
+def _colour_may_fail(st, m, g, k):
+    """Whether ``_check_colour`` can fail on colour ``k``: the shared-edge bound is violated, or
+    the last two sides of a rim colour are left and nobody demands it (a cycle may close)."""
+    count = g[O_COLCOUNT] + 3 * k
+    left = m[ix(count)]
+    demanded = m[ix(count + 1)]
+    if g[G_SHARED_EDGE] != 0 and (
+            left < demanded or left - demanded > 2 * st[ix(g[O_SHARED] + m[ix(count + 2)])]):
+        return True
+    return g[G_CYCLES] != 0 and left == 2 and demanded == 0 and \
+        st[ix(g[O_RIM_COLOUR] + k)] != 0
+
+
+@njit(cache=True, inline="always")
+def _push_colour(m, g, k):
+    cqueue = g[O_CQUEUE]
+    flag = cqueue + g[G_VALUES] + k
+    if m[ix(flag)] == 0:
+        m[ix(flag)] = 1
+        m[ix(cqueue + g[G_CQTOP])] = k
+        g[G_CQTOP] += 1
 
 
 @njit(cache=True, inline="always")

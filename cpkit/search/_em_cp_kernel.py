@@ -323,9 +323,10 @@ def shave(st, m, g, level, cand, base):
     every empty cell that demands a pair and has at most ``G_SHAVE`` candidates has each tried
     (placed, propagated, taken back); the values that fail at once are excluded (with the
     failure's reason, resolved past the trial); a cell left with no value fails the node, a cell
-    left with one gets it (a propagated placement).  Passes repeat while they place something
-    (a fixed point: exclusions alone change no other cell's trials).  False on a failure, its
-    explanation in the propagator's first scratch row."""
+    left with one gets it (a propagated placement; a cell that had a single candidate gets it
+    without a trial first).  Passes repeat while they place something (a fixed point:
+    exclusions alone change no other cell's trials).  False on a failure, its explanation in
+    the propagator's first scratch row."""
     n_cells = g[cp.G_CELLS]
     cells = g[cp.O_CELLS]
     limit = g[G_SHAVE]
@@ -352,6 +353,11 @@ def shave(st, m, g, level, cand, base):
                 continue
             survivors = 0
             last = -1
+            if end - base == 1:
+                # A single value: placing it is its own trial (a failure fails the node).
+                survivors = 1
+                last = m[ix(cand + base)]
+                end = base
             for i in range(base, end):
                 o = m[ix(cand + i)]
                 mark = g[cp.G_TRAIL]
