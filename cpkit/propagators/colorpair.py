@@ -286,7 +286,7 @@ def _push(m, g, p):
         g[G_QTOP] += 1
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _reclassify(m, g, c):
     r = g[O_CELLS] + c * CELL_STRIDE
     new = 0
@@ -314,7 +314,7 @@ def _reclassify(m, g, c):
         m[ix(r + C_CLASS)] = new
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _surround(st, m, g, c, delta):
     """Cell ``c`` starts (+1) or stops (-1) counting as a surrounded empty neighbour."""
     nbr = g[O_NBR] + 4 * c
@@ -337,7 +337,7 @@ def _surround(st, m, g, c, delta):
             _reclassify(m, g, x)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _add_demand(m, g, c, slot, q):
     r = g[O_CELLS] + c * CELL_STRIDE
     n_cells = g[G_CELLS]
@@ -370,7 +370,7 @@ def _enter_demand(m, g, c, q):
         ss.insert(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], g[G_PAIRS], 0, q)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _drop_slot(m, g, c, slot):
     """Undo ``_add_demand`` for ``slot`` of ``c`` (if the slot is set)."""
     r = g[O_CELLS] + c * CELL_STRIDE
@@ -391,7 +391,7 @@ def fits(g, c, o):
 
 
 # ---------------------------------------------------------------------------------- colours
-@njit(cache=True)
+@njit(cache=False)
 def _count_colours(st, m, g, c, o, t, delta):
     """Remaining-tile counters when orientation ``o`` of tile ``t`` is placed on (``delta`` -1)
     or taken off (+1) cell ``c``: per colour, the sides left on unplaced tiles, the sides empty
@@ -471,7 +471,7 @@ def shared_edges(tiles):
     return h + 2 * r - 2
 
 
-@njit(cache=True)
+@njit(cache=False)
 def rim_partner(st, m, g, t, k):
     """The other unplaced tile with colour ``k`` along the rim, when exactly two ``k`` sides are
     left, none demanded, and ``t`` has one of them along the rim; else -1."""
@@ -492,7 +492,7 @@ def rim_partner(st, m, g, t, k):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _check_colour(st, m, g, k):
     """The remaining-tile rules on colour ``k``; False (and the failure recorded) if one fails.
 
@@ -542,7 +542,7 @@ def _check_colour(st, m, g, k):
 
 
 # ---------------------------------------------------------------------------------- assign
-@njit(cache=True)
+@njit(cache=False)
 def assign(st, m, g, c, o):
     """Place orientation ``o`` on empty cell ``c``; the pairs whose rules may now fire are
     queued."""
@@ -629,7 +629,7 @@ def assign(st, m, g, c, o):
             _push(m, g, m[ix(dp_mem + k)])
 
 
-@njit(cache=True)
+@njit(cache=False)
 def unassign(st, m, g, c):
     """Undo the placement on ``c`` (the last placement not yet undone), step by step backwards."""
     n_tiles = g[G_TILES]
@@ -691,7 +691,7 @@ def unassign(st, m, g, c):
     _reclassify(m, g, c)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _tag(st, m, g, t, p):
     m[ix(g[O_TILES] + t * TILE_STRIDE + T_TAG)] = p
     pairs = g[O_TILE_PAIRS] + 6 * t
@@ -708,7 +708,7 @@ def _tag(st, m, g, t, p):
     g[G_PREEMPTED] += 1
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _untag(st, m, g, t):
     tile = g[O_TILES] + t * TILE_STRIDE
     p = m[ix(tile + T_TAG)]
@@ -721,7 +721,7 @@ def _untag(st, m, g, t):
     m[ix(tile + T_TAG)] = -1
 
 
-@njit(cache=True)
+@njit(cache=False)
 def undo_to(st, m, g, mark):
     """Undo every placement and tag made since the trail was at ``mark``."""
     trail = g[O_TRAIL]
@@ -742,7 +742,7 @@ def _fail(g, kind, who):
     return False
 
 
-@njit(cache=True)
+@njit(cache=False)
 def propagate(st, m, g):
     """Check the queued pairs (and those their consequences queue) until none is left; False on
     a contradiction, with ``G_FAIL_KIND`` / ``G_FAIL_WHO`` saying where it was found."""
@@ -841,7 +841,7 @@ def propagate(st, m, g):
     return ok
 
 
-@njit(cache=True)
+@njit(cache=False)
 def candidates(st, m, g, c, cand, base):
     """Write the orientations that may go on cell ``c`` to ``m[cand + base:]``; return the end.
 

@@ -102,7 +102,7 @@ def lowest_bit(word):
     return _DEBRUIJN_INDEX[((low * _DEBRUIJN) >> np.int64(58)) & np.int64(63)]
 
 
-@njit(cache=True)
+@njit(cache=False)
 def deepest_level(m, g, row, w):
     """The highest decision level among the cells of the row (-1 for none, or root cells only)."""
     level = g[cp.O_LEVEL]
@@ -118,7 +118,7 @@ def deepest_level(m, g, row, w):
     return deepest
 
 
-@njit(cache=True)
+@njit(cache=False)
 def resolve(st, m, g, row, mark):
     """Rewrite the explanation in ``row`` so that it names no placement made at or after trail
     position ``mark`` (a decision's placement, then what propagation made from it): every later
@@ -148,7 +148,7 @@ def _placed(m, g, x):
     return x >= 0 and m[ix(g[cp.O_CELLS] + x * cp.CELL_STRIDE + cp.C_ORI)] >= 0
 
 
-@njit(cache=True)
+@njit(cache=False)
 def add_known_neighbours(st, m, g, c, row):
     nbr = g[cp.O_NBR] + 4 * c
     for s in range(4):
@@ -165,7 +165,7 @@ def _slot_sides(slot):
     return slot - 4, slot - 2
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _add_slot_neighbours(st, m, g, c, q, row):
     r = g[cp.O_CELLS] + c * cp.CELL_STRIDE
     nbr = g[cp.O_NBR] + 4 * c
@@ -181,7 +181,7 @@ def _add_slot_neighbours(st, m, g, c, q, row):
             return
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _older_pair_neighbours(st, m, g, y, q):
     """Two cells (or -1 for the frame) that make empty cell ``y`` demand pair ``q``: neighbours on
     two sides where ``y``'s tile shows the pair, placed at a lower level than ``y``.  ``(-2, -2)``
@@ -213,7 +213,7 @@ def _older_pair_neighbours(st, m, g, y, q):
     return -2, -2
 
 
-@njit(cache=True)
+@njit(cache=False)
 def add_unavailable(st, m, g, q, row, replace):
     """The placed tiles with pair ``q`` (the removed part of Offer(q)): their cells, or when
     ``replace`` the two older neighbours presenting the pair where they exist."""
@@ -234,7 +234,7 @@ def add_unavailable(st, m, g, q, row, replace):
         set_bit(g, row, y)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def add_preempted(st, m, g, q, row):
     """The recorded explanations of the tiles of Offer(q) preempted by another pair."""
     n_tiles = g[cp.G_TILES]
@@ -255,7 +255,7 @@ def tags_count(m, g, q):
     return g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0 and m[ix(g[cp.O_NB_PRE] + q)] > 0
 
 
-@njit(cache=True)
+@njit(cache=False)
 def pair(st, m, g, q, row):
     """Why pair ``q`` cannot give (or can only just give) its demanding cells a tile each."""
     clear(g, row, g[cp.G_WORDS])
@@ -269,7 +269,7 @@ def pair(st, m, g, q, row):
         add_preempted(st, m, g, q, row)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def instantiation(st, m, g, c, q, row):
     """Why the lone available tile of pair ``q`` must go on its lone demanding cell ``c``."""
     clear(g, row, g[cp.G_WORDS])
@@ -279,7 +279,7 @@ def instantiation(st, m, g, c, q, row):
         add_preempted(st, m, g, q, row)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def restriction(st, m, g, c, row):
     """Added to ``row``: why no orientation outside ``colorpair.candidates(c)`` can go on empty
     cell ``c`` (the candidates come from one demanded pair, as in ``candidates``)."""
@@ -325,7 +325,7 @@ def restriction(st, m, g, c, row):
                 break
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _add_colour(st, m, g, k, row):
     tiles = g[cp.O_TILES]
     col_tiles = g[cp.O_COL_TILES]
@@ -336,7 +336,7 @@ def _add_colour(st, m, g, k, row):
             set_bit(g, row, y)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def colour_failure(st, m, g, k, row):
     """Why a remaining-tile rule fails on colour ``k`` (``F_COLOUR`` or ``F_CYCLE``): the cells of
     the placed tiles showing ``k`` (they fix how many ``k`` sides are left and how many are

@@ -120,7 +120,7 @@ def search_rows(n_cells: int, exclusions: int = 0) -> dict[int, int]:
     return {O_ACC: n_cells + 1, O_XREASON: max(1, exclusions), O_SROW: 1}
 
 
-@njit(cache=True)
+@njit(cache=False)
 def expected_offer(st, m, g, p):
     """E(|Offer(p)|); costs ``|Offer(p)|`` times the tile's pairs (at most 6)."""
     n_tiles = g[cp.G_TILES]
@@ -146,7 +146,7 @@ def expected_offer(st, m, g, p):
     return total
 
 
-@njit(cache=True)
+@njit(cache=False)
 def choose_cell(st, m, g):
     """The cell to branch on (see the module docstring), or -1 if no cell demands anything."""
     n_cells = g[cp.G_CELLS]
@@ -196,7 +196,7 @@ def choose_cell(st, m, g):
 
 
 # ---------------------------------------------------------------------------------- exclusions
-@njit(cache=True)
+@njit(cache=False)
 def _undo_exclusions(m, g, mark):
     xtrail = g[O_XTRAIL]
     xhead = g[O_XHEAD]
@@ -206,7 +206,7 @@ def _undo_exclusions(m, g, mark):
         m[ix(xhead + m[ix(e)])] = m[ix(e + 2)]
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _exclude(m, g, c, o):
     """Remember that orientation ``o`` fails on cell ``c``; returns the exclusion's index."""
     k = g[G_XTOP]
@@ -220,7 +220,7 @@ def _exclude(m, g, c, o):
     return k
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _drop_excluded(m, g, c, cand, base, end):
     """Remove the excluded orientations of ``c`` from ``m[cand + base:cand + end]``; new end."""
     xtrail = g[O_XTRAIL]
@@ -243,7 +243,7 @@ def _drop_excluded(m, g, c, cand, base, end):
     return out
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _why_not(st, m, g, c, row):
     """Added to ``row``: why no value outside the candidates of ``c`` (minus its exclusions) can
     go on it -- the restriction explanation and every exclusion's reason."""
@@ -258,7 +258,7 @@ def _why_not(st, m, g, c, row):
 
 
 # ---------------------------------------------------------------------------------- backjumping
-@njit(cache=True)
+@njit(cache=False)
 def _undo_branch(st, m, g, level):
     """Take back the branch placed at ``level`` and everything made after it."""
     r = g[O_LV] + level * LV_STRIDE
@@ -266,7 +266,7 @@ def _undo_branch(st, m, g, level):
     _undo_exclusions(m, g, m[ix(r + L_XMARK)])
 
 
-@njit(cache=True)
+@njit(cache=False)
 def branch_failed(st, m, g, level, full):
     """The branch placed at ``level`` has no (further) solution below it.  Its explanation is in
     the first scratch row of the propagator (unless ``full``: a solution was found below, which
@@ -317,7 +317,7 @@ def branch_failed(st, m, g, level, full):
 
 
 # ---------------------------------------------------------------------------------- shaving
-@njit(cache=True)
+@njit(cache=False)
 def shave(st, m, g, level, cand, base):
     """Shaving at the node entered at ``level`` (its placements belong to level ``level - 1``):
     every empty cell that demands a pair and has at most ``G_SHAVE`` candidates has each tried

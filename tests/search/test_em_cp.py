@@ -132,3 +132,23 @@ def test_unknown_heuristic_is_an_input_error():
     with pytest.raises(InputError, match="unknown heuristic"):
         solve(generate(3, border_colours=1, inner_colours=1, seed=0), engine="cp",
               heuristic="fastest")
+
+
+def test_helpers_compile_with_the_kernel():
+    """A helper restored from numba's cache is linked as machine code and cannot be inlined into
+    a kernel compiled later (docs/architecture.md): the CP search ran 1.5x slower so.  Only the
+    kernel, what Python calls, and numba-inlined helpers may be cached."""
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+
+    from cpkit.propagators import explain as ex
+
+    cached_ok = {"search", "init_state"}
+    for module in (cp, ex, K):
+        for name, f in vars(module).items():
+            if not isinstance(f, CPUDispatcher) or f.__module__ != module.__name__:
+                continue
+            if f.targetoptions.get("inline", "never") == "always" or name in cached_ok:
+                continue
+            assert isinstance(f._cache, NullCache), f"{module.__name__}.{name} is cached"
+    assert not isinstance(K.search._cache, NullCache)
