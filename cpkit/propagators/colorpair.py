@@ -53,12 +53,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
-# into a kernel compiled later (docs/architecture.md, "Which functions are cached").
-
 from . import explain as ex
 from . import sparse_set as ss
 from .sparse_set import ix
+
+# Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
+# into a kernel compiled later (docs/architecture.md, "Which functions are cached").
 
 # ---------------------------------------------------------------------------------- g header
 # Configuration.
@@ -434,17 +434,28 @@ def _count_colours(st, m, g, c, o, t, delta):
 
 
 @njit(cache=True, inline="always")
-def _colour_may_fail(st, m, g, k):
-    """Whether ``_check_colour`` can fail on colour ``k``: the shared-edge bound is violated, or
-    the last two sides of a rim colour are left and nobody demands it (a cycle may close)."""
+def _shared_edges_exceeded(st, m, g, k):
+    """The shared-edge rule fails on colour ``k`` (see ``_check_colour``)."""
     count = g[O_COLCOUNT] + 3 * k
     left = m[ix(count)]
     demanded = m[ix(count + 1)]
-    if g[G_SHARED_EDGE] != 0 and (
-            left < demanded or left - demanded > 2 * st[ix(g[O_SHARED] + m[ix(count + 2)])]):
-        return True
-    return g[G_CYCLES] != 0 and left == 2 and demanded == 0 and \
+    return g[G_SHARED_EDGE] != 0 and (
+        left < demanded or left - demanded > 2 * st[ix(g[O_SHARED] + m[ix(count + 2)])])
+
+
+@njit(cache=True, inline="always")
+def _cycle_may_close(st, m, g, k):
+    """The last two sides of rim colour ``k`` are left and nobody demands it: the cycle rule
+    must walk the rim links from ``k`` (see ``_check_colour``)."""
+    count = g[O_COLCOUNT] + 3 * k
+    return g[G_CYCLES] != 0 and m[ix(count)] == 2 and m[ix(count + 1)] == 0 and \
         st[ix(g[O_RIM_COLOUR] + k)] != 0
+
+
+@njit(cache=True, inline="always")
+def _colour_may_fail(st, m, g, k):
+    """Whether ``_check_colour`` can fail on colour ``k``."""
+    return _shared_edges_exceeded(st, m, g, k) or _cycle_may_close(st, m, g, k)
 
 
 @njit(cache=True, inline="always")
@@ -505,14 +516,9 @@ def _check_colour(st, m, g, k):
     tiles hold the last two sides of a rim colour and nobody demands it, they are neighbours
     along the rim; following such links from tile to tile, coming back to the start closes a
     ring of frame tiles, impossible unless it is the whole empty rim."""
-    count = g[O_COLCOUNT]
-    left = m[ix(count + 3 * k)]
-    demanded = m[ix(count + 3 * k + 1)]
-    if g[G_SHARED_EDGE] != 0:
-        if left < demanded or \
-                left - demanded > 2 * st[ix(g[O_SHARED] + m[ix(count + 3 * k + 2)])]:
-            return _fail(g, F_COLOUR, k)
-    if g[G_CYCLES] == 0 or left != 2 or demanded != 0 or st[ix(g[O_RIM_COLOUR] + k)] == 0:
+    if _shared_edges_exceeded(st, m, g, k):
+        return _fail(g, F_COLOUR, k)
+    if not _cycle_may_close(st, m, g, k):
         return True
     tiles = g[O_TILES]
     rim = g[O_RIM]

@@ -36,12 +36,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
-# into a kernel compiled later (docs/architecture.md, "Which functions are cached").
-
 from . import colorpair as cp
 from . import sparse_set as ss
 from .sparse_set import ix
+
+# Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
+# into a kernel compiled later (docs/architecture.md, "Which functions are cached").
 
 
 def n_words(n_cells: int) -> int:

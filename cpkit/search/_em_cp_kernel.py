@@ -29,13 +29,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
-# into a kernel compiled later (docs/architecture.md, "Which functions are cached").
-
 from ..propagators import colorpair as cp
 from ..propagators import explain as ex
 from ..propagators import sparse_set as ss
 from ..propagators.sparse_set import ix
+
+# Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
+# into a kernel compiled later (docs/architecture.md, "Which functions are cached").
 
 # Program counter values.
 PC_ROOT = 0
