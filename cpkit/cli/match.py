@@ -32,7 +32,9 @@ def add_parser(sub) -> None:
                         "tile is fixed); raw: every rotated copy.  With hints in the file, the "
                         "hints fix the board and both count the solutions respecting them")
     p.add_argument("--heuristic", default=DEFAULT_HEURISTIC, choices=sorted(HEURISTICS),
-                   help="cp: which colour pair to branch on when no pattern applies")
+                   help="cp: which colour pair to branch on when no pattern applies; scan: "
+                        "no patterns, no pairs, the brute force's cell order (to compare "
+                        "propagation at equal branching)")
     rules = p.add_argument_group("ColorPair rules (cp engine; counts never change)")
     rules.add_argument("--no-preemption", action="store_true",
                        help="do not preempt tiles when a pair has as many tiles as demands")

@@ -145,3 +145,11 @@ class BoardArrays:
     @property
     def n_orientations(self) -> int:
         return len(self.ori_tile)
+
+    @property
+    def scan_order(self) -> np.ndarray:
+        """The cells column by column from the bottom-left corner, each column bottom up: the
+        brute force's order (the paper's lexicographic order), which the CP search can share
+        (``--heuristic scan``) so that the two differ only by propagation."""
+        x, y = np.divmod(np.arange(self.n_cells), self.height)
+        return (y * self.width + x).astype(np.int32)

@@ -176,13 +176,6 @@ def orientation_records(ori_tile: np.ndarray, ori_col: np.ndarray) -> np.ndarray
     return rec.ravel()
 
 
-def scan_order(width: int, height: int) -> np.ndarray:
-    """Cells in the search order: lexicographic ``(x, y)``, column by column from the
-    bottom-left corner."""
-    x, y = np.divmod(np.arange(width * height), height)
-    return (y * width + x).astype(np.int32)
-
-
 def candidate_lists(width: int, height: int, n_values: int, ori_col: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray]:
     """CSR lists of orientations by ``(frame, west, south)`` key (see the module docstring),

@@ -14,6 +14,9 @@ priority (section 5.1):
    probability that no other pair of the tile takes it: the product of ``1 - |Demand(q)| /
    |Offer(q)|`` over its other demanded pairs ``q`` (a tile preempted elsewhere counts 0).
 
+``H_SCAN`` replaces both steps by the brute force's fixed order (the first empty cell of the
+column-by-column scan), so that the two engines differ only by propagation.
+
 The children of a node are the orientations of ``colorpair.candidates``, tried in order.
 
 The search is a state machine over an explicit decision stack (cell, candidate range, trail
@@ -78,6 +81,7 @@ G_REMOVED = cp.G_SEARCH + 27        # shaving: values removed
 G_SHAVED_IN = cp.G_SEARCH + 28      # shaving: placements forced (a single value left)
 G_SHAVED_FAIL = cp.G_SEARCH + 29    # shaving: nodes refuted (no value left)
 G_STOP = cp.G_SEARCH + 30           # stop on entering this level (0: never), for split runs
+O_SCAN = cp.G_SEARCH + 31           # m section: the cells in the brute force's scan order
 
 # Per-level record of the decision stack.
 L_CELL = 0
@@ -93,9 +97,10 @@ H_MIN_OFFER = 0
 H_MIN_EXPECTED_OFFER = 1
 H_MIN_EXPECTED_GAP = 2
 H_MIN_EXPECTED_RATIO = 3
+H_SCAN = 4              # no pattern, no pair: the first empty cell in scan order
 HEURISTICS = {"min-offer": H_MIN_OFFER, "min-expected-offer": H_MIN_EXPECTED_OFFER,
               "min-expected-gap": H_MIN_EXPECTED_GAP,
-              "min-expected-ratio": H_MIN_EXPECTED_RATIO}
+              "min-expected-ratio": H_MIN_EXPECTED_RATIO, "scan": H_SCAN}
 
 
 #: Exclusions kept at once are capped (shaving stops removing values when the pool is full).
@@ -115,7 +120,8 @@ def search_sections(n_cells: int, n_orientations: int, n_roots: int,
                     exclusions: int = 0) -> dict[int, int]:
     """The m sections the search needs, for ``cpkit.propagators.colorpair.build_state``."""
     return {O_LV: (n_cells + 1) * LV_STRIDE, O_CAND: max(1, n_cells * n_orientations),
-            O_ROOT: 2 * n_roots, O_XTRAIL: 3 * max(1, exclusions), O_XHEAD: n_cells}
+            O_ROOT: 2 * n_roots, O_XTRAIL: 3 * max(1, exclusions), O_XHEAD: n_cells,
+            O_SCAN: n_cells}
 
 
 def search_rows(n_cells: int, exclusions: int = 0) -> dict[int, int]:
@@ -154,6 +160,14 @@ def choose_cell(st, m, g):
     """The cell to branch on (see the module docstring), or -1 if no cell demands anything."""
     n_cells = g[cp.G_CELLS]
     cells = g[cp.O_CELLS]
+    if g[cp.G_HEURISTIC] == H_SCAN:
+        scan = g[O_SCAN]
+        for i in range(n_cells):
+            c = m[ix(scan + i)]
+            if m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)] < 0:
+                g[G_BY_HEURISTIC] += 1
+                return c
+        return -1
     cls_size = g[cp.O_CLS_SIZE]
     for k in range(1, 5):
         if m[ix(cls_size + k)] > 0:

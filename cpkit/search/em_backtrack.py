@@ -38,7 +38,7 @@ class BacktrackSearch:
         self.list_start, self.list_ori = K.candidate_lists(a.width, a.height, a.n_values,
                                                            a.ori_col)
         n = a.n_cells
-        self.cell_of_depth = K.scan_order(a.width, a.height)
+        self.cell_of_depth = a.scan_order
         depth_of = np.empty(n, dtype=np.int32)
         depth_of[self.cell_of_depth] = np.arange(n, dtype=np.int32)
         cells = self.cell_of_depth

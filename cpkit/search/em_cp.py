@@ -77,6 +77,8 @@ class CpSearch:
         self.g[K.G_XCAP] = exclusions
         head = self.g[K.O_XHEAD]
         self.m[head:head + a.n_cells] = -1
+        scan = self.g[K.O_SCAN]
+        self.m[scan:scan + a.n_cells] = a.scan_order
         root = self.g[K.O_ROOT]
         self.m[root:root + 2 * n_roots:2] = root_cells
         self.m[root + 1:root + 2 * n_roots:2] = root_oris

@@ -50,7 +50,8 @@ def test_published_counts(name, solutions):
 @pytest.mark.kernel
 @pytest.mark.parametrize("options", [
     dict(heuristic="min-offer"), dict(heuristic="min-expected-offer"),
-    dict(heuristic="min-expected-ratio"), dict(preemption=False), dict(instantiation=False),
+    dict(heuristic="min-expected-ratio"), dict(heuristic="scan"), dict(preemption=False),
+    dict(instantiation=False),
     dict(contradiction=False), dict(opposite=False),
     dict(preemption=False, instantiation=False, contradiction=False, opposite=False),
 ])
@@ -71,6 +72,18 @@ def test_each_rule_cuts_nodes_on_e_7_like_boards():
     for rule in ("instantiation", "contradiction"):
         weaker = solve(puzzle, engine="cp", count_only=True, **{rule: False})
         assert weaker.count == full.count and weaker.stats.nodes > full.stats.nodes, rule
+
+
+@pytest.mark.kernel
+def test_in_scan_order_cp_makes_fewer_nodes_than_the_brute_force():
+    # Same cell order: every CP branch is a brute-force node (its earlier cells all placed and
+    # matching), and propagation only removes branches, so only propagation differs.
+    for n, border, inner, seed in [(5, 3, 4, 50), (5, 3, 3, 51), (6, 5, 6, 53), (5, 2, 4, 54)]:
+        puzzle = generate(n, border_colours=border, inner_colours=inner, seed=seed)
+        brute = solve(puzzle, engine="backtrack", count_only=True)
+        scan = solve(puzzle, engine="cp", count_only=True, heuristic="scan")
+        assert scan.count == brute.count
+        assert scan.stats.nodes < brute.stats.nodes, (seed, scan.stats.nodes, brute.stats.nodes)
 
 
 @pytest.mark.kernel

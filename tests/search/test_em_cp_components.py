@@ -19,7 +19,8 @@ from cpkit.search import em_cp, solve
 
 pytestmark = pytest.mark.kernel
 
-HEURISTICS = ("min-offer", "min-expected-offer", "min-expected-gap", "min-expected-ratio")
+HEURISTICS = ("min-offer", "min-expected-offer", "min-expected-gap", "min-expected-ratio",
+              "scan")
 SWITCHES = ("backjump", "shared_edge", "cycles", "preemption", "opposite")
 SHAVES = (0, 2, "all")
 ALL_ON = dict(backjump=True, shave=0, shared_edge=True, cycles=True, preemption=True,
