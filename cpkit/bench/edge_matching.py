@@ -178,7 +178,7 @@ def em_suite(quick: bool = False) -> list[Table]:
               [f"The full CP engine, branching on the first empty cell of the brute force's "
                f"column scan (no patterns, no pair heuristic), each run limited to "
                f"{base_limit:g} s.  With the same order every CP node is a brute-force node, "
-               f"so the first ratio is the propagation's own saving; the last column (the "
+               f"so the first ratio is the propagation's own saving; the next one (the "
                f"default engine's, from the table above) adds what the dynamic cell order "
                f"saves or costs.  The last column divides the same brute-force nodes by the "
                f"nodes of the paper's strongest model (Table 2, section 6.3: Choco with "
