@@ -29,6 +29,7 @@ SUITES: dict[str, str] = {
     "em-ablation": "cpkit.bench.em_ablation:ablation_suite",
     "em-hard": "cpkit.bench.em_hard:hard_suite",
     "em-rate": "cpkit.bench.edge_matching:rate_suite",
+    "em-alldiff": "cpkit.bench.em_alldiff:alldiff_suite",
 }
 
 

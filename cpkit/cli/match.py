@@ -25,7 +25,9 @@ def add_parser(sub) -> None:
     p.add_argument("puzzle", metavar="FILE", help="edge-matching puzzle file")
     p.add_argument("--engine", default="cp", choices=supported("edge_matching"),
                    help="cp: ColorPair constraint propagation; backtrack: brute force; "
-                        "cpsat: OR-Tools CP-SAT")
+                        "cpsat: OR-Tools CP-SAT; alldiff: the paper's section 6.3 model "
+                        "(4-edge consistency and the complete AllDifferent, pure Python: for "
+                        "node counts on small boards)")
     p.add_argument("--first", action="store_true", help="stop at the first solution")
     p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
                    help="rotation: each solution once up to the board's rotations (one corner "
@@ -132,13 +134,14 @@ def run(args) -> int:
                        backjump=not args.no_backjump, shared_edge=not args.no_shared_edge,
                        cycles=not args.no_cycles,
                        shave=DEFAULT_SHAVE if args.shave is None else args.shave)
-    if args.engine == "cpsat" and (args.monte_carlo or args.workers not in (None, 1)):
-        raise InputError("the cpsat engine runs in one process (it has its own search); "
-                         "--workers, --monte-carlo, --checkpoint and --scheduler apply to "
-                         "cp and backtrack")
+    single = args.engine in ("cpsat", "alldiff")
+    if single and (args.monte_carlo or args.workers not in (None, 1)):
+        raise InputError(f"the {args.engine} engine runs in one process; --workers, "
+                         f"--monte-carlo, --checkpoint and --scheduler apply to cp and "
+                         f"backtrack")
     if args.monte_carlo:
         return long_runs.monte_carlo(puzzle, args, options, None)
-    if args.engine == "cpsat" and not (args.scheduler or args.checkpoint or args.resume):
+    if single and not (args.scheduler or args.checkpoint or args.resume):
         result = solve(puzzle, **options)
     else:
         result = long_runs.solve(puzzle, args, options, args.puzzle, 0,

@@ -25,6 +25,7 @@ ENGINES: dict[tuple[str, str], str] = {
     ("edge_matching", "cp"): "cpkit.search.em_cp:solve",
     ("edge_matching", "backtrack"): "cpkit.search.em_backtrack:solve",
     ("edge_matching", "cpsat"): "cpkit.search.cpsat:solve_edge_matching",
+    ("edge_matching", "alldiff"): "cpkit.search.em_alldiff:solve",
 }
 
 #: What ``engine="auto"`` means for each family.

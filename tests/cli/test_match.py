@@ -32,7 +32,7 @@ def one_line_error(capsys, *args, match: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("engine", ["cp", "backtrack", "cpsat"])
+@pytest.mark.parametrize("engine", ["cp", "backtrack", "cpsat", "alldiff"])
 def test_json_summary_is_the_last_line(capsys, engine):
     status, out, _ = run(capsys, "match", SMALL, "--engine", engine, "--count-only", "--json")
     summary = json.loads(out.strip().splitlines()[-1])
@@ -42,7 +42,7 @@ def test_json_summary_is_the_last_line(capsys, engine):
     assert summary["unique"] == "rotation"
     for key in ("seconds", "nodes", "nodes_per_s", "jit_seconds", "stop_reason"):
         assert key in summary
-    assert ("propagated" in summary) == (engine == "cp")
+    assert ("propagated" in summary) == (engine in ("cp", "alldiff"))
 
 
 def test_solutions_print_as_boards_that_verify(capsys):
@@ -95,6 +95,7 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--format", "owen"], "gen_5_b4i5_s1.txt:2:"),
     ([SMALL, "--engine", "backtrack", "--no-preemption"], "--no-preemption applies to the cp"),
     ([SMALL, "--render", "x.gif"], ".png or .svg"),
+    ([SMALL, "--engine", "alldiff", "--workers", "2"], "alldiff engine runs in one process"),
 ])
 def test_errors_are_one_line(capsys, args, match):
     one_line_error(capsys, "match", *args, match=match)

@@ -1,0 +1,237 @@
+"""The paper's reference model of section 6.3: 4-edge consistency and the complete AllDifferent.
+
+Benoist & Bourreau compare their ColorPair rules with a Choco model that filters each cell's
+tiles against the colours of its known edges ("4-edge consistency") and runs Régin's complete
+AllDifferent over the tiles, branching on the cell with the smallest domain and placing a tile
+and its rotation at once.  Their preemption rule (section 4.1) finds some of the sets of cells
+that the complete AllDifferent finds; this engine measures what the rest is worth in nodes.
+
+It is a reference for node counts on small boards, not a fast engine: pure Python with networkx
+(Hopcroft-Karp matching, strongly connected components), thousands of nodes per second.
+
+- **Domains**: per empty cell, the orientations (tile and rotation) whose sides are grey exactly
+  on the frame.
+- **4-edge consistency**: when a cell is placed, each empty neighbour keeps the orientations
+  showing the placed side's colour, and no other cell keeps the placed tile.
+- **Complete AllDifferent** (Régin 1994): a maximum matching between the empty cells and the
+  tiles of their domains; none covering every cell is a failure; otherwise a cell keeps a tile
+  only if the edge is in the matching, on an alternating cycle (both ends in one strongly
+  connected component of the graph with matched edges cell -> tile and the others
+  tile -> cell) or on an alternating path from a free tile.
+- A cell left with one orientation is placed (``propagated``); the filters run to a fixed point.
+- **Branching**: the empty cell with the fewest orientations (first in cell order on ties), its
+  orientations in order.  ``nodes`` counts those placements, as for the other engines.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator, Sequence
+
+import networkx as nx
+import numpy as np
+
+from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
+from ..result import Result, Stats
+from .driver import SLICE_SECONDS, drive
+from .edge_matching import RootChain
+
+ENGINE = "alldiff"
+
+Domains = dict[int, set[int]]
+
+
+class Failure(Exception):
+    """A domain became empty or the tiles cannot all be matched."""
+
+
+class AlldiffSearch:
+    """A resumable search of one puzzle (its hints are the root placements)."""
+
+    def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True,
+                 on_orientations: Callable[[np.ndarray], None] | None = None,
+                 alldifferent: bool = True):
+        """``alldifferent=False`` leaves 4-edge consistency alone (the tiles stay pairwise
+        different: a placed tile leaves every other domain)."""
+        a = puzzle.arrays
+        self.alldifferent = alldifferent
+        self.n_cells = a.n_cells
+        self.nbr = a.nbr.tolist()
+        self.ori_col = a.ori_col.tolist()
+        self.ori_tile = a.ori_tile.tolist()
+        self.store = store
+        self.on_orientations = on_orientations
+        self.found: list[np.ndarray] = []
+        self.solutions = 0
+        self.nodes = 0
+        self.propagated = 0
+        self.finished = False
+        self._events = self._run(list(zip(a.hint_cell.tolist(), a.hint_ori.tolist())))
+
+    # ------------------------------------------------------------------------- filtering
+    def _initial_domains(self) -> Domains:
+        domains = {}
+        for c in range(self.n_cells):
+            frame = [self.nbr[c][s] < 0 for s in range(4)]
+            domains[c] = {o for o, col in enumerate(self.ori_col)
+                          if all((col[s] == 0) == frame[s] for s in range(4))}
+        return domains
+
+    def _place(self, placed: list[int], domains: Domains, c: int, o: int) -> list[int]:
+        """Put ``o`` on ``c`` and filter the neighbours and the tile; the cells left with one
+        orientation (to be placed in turn)."""
+        placed[c] = o
+        del domains[c]
+        tile = self.ori_tile[o]
+        touched = set()
+        for x, dom in domains.items():
+            drop = {q for q in dom if self.ori_tile[q] == tile}
+            if drop:
+                dom -= drop
+                touched.add(x)
+        for s in range(4):
+            x = self.nbr[c][s]
+            if x >= 0 and x in domains:
+                colour, facing = self.ori_col[o][s], (s + 2) % 4
+                domains[x] = {q for q in domains[x] if self.ori_col[q][facing] == colour}
+                touched.add(x)
+        return self._check(domains, touched)
+
+    def _check(self, domains: Domains, cells) -> list[int]:
+        singles = []
+        for x in cells:
+            if not domains[x]:
+                raise Failure
+            if len(domains[x]) == 1:
+                singles.append(x)
+        return singles
+
+    def _alldifferent(self, domains: Domains) -> list[int]:
+        """Régin's filtering of the tiles (see the module docstring); the cells it left with
+        one orientation."""
+        graph = nx.Graph()
+        cells = [("c", x) for x in domains]
+        graph.add_nodes_from(cells)
+        tiles_of = {x: {self.ori_tile[q] for q in dom} for x, dom in domains.items()}
+        graph.add_edges_from((("c", x), ("t", t)) for x, ts in tiles_of.items() for t in ts)
+        matching = nx.bipartite.hopcroft_karp_matching(graph, top_nodes=cells)
+        if any(cell not in matching for cell in cells):
+            raise Failure
+        directed = nx.DiGraph()
+        directed.add_nodes_from(graph)
+        for x, ts in tiles_of.items():
+            for t in ts:
+                if matching[("c", x)] == ("t", t):
+                    directed.add_edge(("c", x), ("t", t))
+                else:
+                    directed.add_edge(("t", t), ("c", x))
+        component = {}
+        for k, members in enumerate(nx.strongly_connected_components(directed)):
+            for v in members:
+                component[v] = k
+        free = [v for v in graph if v[0] == "t" and v not in matching]
+        reached = set(free).union(*(nx.descendants(directed, v) for v in free))
+        touched = []
+        for x, ts in tiles_of.items():
+            cell = ("c", x)
+            gone = {t for t in ts if matching[cell] != ("t", t) and
+                    component[cell] != component[("t", t)] and ("t", t) not in reached}
+            if gone:
+                domains[x] = {q for q in domains[x] if self.ori_tile[q] not in gone}
+                touched.append(x)
+        return self._check(domains, touched)
+
+    def _propagate(self, placed: list[int], domains: Domains, singles: list[int]) -> None:
+        """Place forced cells and run the AllDifferent until nothing changes."""
+        while True:
+            while singles:
+                x = singles.pop()
+                if x in domains:
+                    (o,) = domains[x]
+                    self.propagated += 1
+                    singles += self._place(placed, domains, x, o)
+            if not domains or not self.alldifferent:
+                return
+            singles = self._alldifferent(domains)
+            if not singles:
+                return
+
+    # ---------------------------------------------------------------------------- search
+    def _run(self, roots: Sequence[tuple[int, int]]) -> Iterator[np.ndarray | None]:
+        """Yields None after each node and the orientation of every cell at each solution."""
+        placed = [-1] * self.n_cells
+        domains = self._initial_domains()
+        try:
+            singles = []
+            for c, o in roots:
+                if c not in domains or o not in domains[c]:
+                    raise Failure
+                singles += self._place(placed, domains, c, o)
+            singles += self._check(domains, list(domains))
+            self._propagate(placed, domains, singles)
+        except Failure:
+            return
+        yield from self._below(placed, domains)
+
+    def _below(self, placed: list[int], domains: Domains) -> Iterator[np.ndarray | None]:
+        if not domains:
+            yield np.array(placed, dtype=np.int32)
+            return
+        c = min(domains, key=lambda x: (len(domains[x]), x))
+        for o in sorted(domains[c]):
+            self.nodes += 1
+            child_placed = list(placed)
+            child = {x: set(dom) for x, dom in domains.items()}
+            try:
+                self._propagate(child_placed, child, self._place(child_placed, child, c, o))
+            except Failure:
+                yield None
+                continue
+            yield None
+            yield from self._below(child_placed, child)
+
+    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
+        """Search until ``max_new`` solutions, ``node_budget`` nodes more or one slice of time
+        (``drive``'s budgets are sized for the compiled engines: a node here can take
+        milliseconds, and Ctrl-C and time limits are checked between steps)."""
+        new = 0
+        start = self.nodes
+        deadline = time.perf_counter() + SLICE_SECONDS
+        for event in self._events:
+            if event is not None:
+                self.solutions += 1
+                new += 1
+                if self.store:
+                    if self.on_orientations is not None:
+                        self.on_orientations(event)
+                    else:
+                        self.found.append(event)
+                if new >= max_new:
+                    return False, new
+            elif self.nodes - start >= node_budget or time.perf_counter() > deadline:
+                return False, new
+        self.finished = True
+        return True, new
+
+
+def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
+          limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
+          on_solution: Callable[[BoardSolution], None] | None = None,
+          alldifferent: bool = True) -> Result:
+    """Every solution of ``puzzle`` under each root (hints), by the section 6.3 model."""
+    solutions: list[BoardSolution] = []
+    emit = on_solution if on_solution is not None else solutions.append
+    store = on_solution is not None or not count_only
+
+    def make(root: tuple[Hint, ...]) -> AlldiffSearch:
+        sub = puzzle.with_hints(root)
+        return AlldiffSearch(sub, store=store, alldifferent=alldifferent,
+                             on_orientations=lambda row, sub=sub: emit(
+                                 sub.solution_from_orientations(row)))
+
+    chain = RootChain(roots, make)
+    outcome = drive(chain.step, limit=limit, time_limit=time_limit)
+    stats = Stats(nodes=chain.total("nodes"), extra={"propagated": chain.total("propagated")})
+    return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
+                  outcome.stop_reason, outcome.seconds, 0.0, solutions, stats,
+                  {"alldifferent": alldifferent}, puzzle.name)
