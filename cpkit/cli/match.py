@@ -58,6 +58,12 @@ def add_parser(sub) -> None:
                           help="no shared-edge bound h(M) on the sides left of each colour")
     strength.add_argument("--no-cycles", action="store_true",
                           help="no detection of rings of frame tiles closed too early")
+    model63 = p.add_argument_group("the section 6.3 model (alldiff engine; counts never change)")
+    model63.add_argument("--edge-filtering", action="store_true",
+                         help="also filter the colours of the edges between empty cells (the "
+                              "paper's third model)")
+    model63.add_argument("--no-alldifferent", action="store_true",
+                         help="4-edge consistency alone (tiles only pairwise different)")
     p.add_argument("--ignore-hints", action="store_true",
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
@@ -100,11 +106,13 @@ def run(args) -> int:
                "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite,
                "--no-backjump": args.no_backjump, "--shave": args.shave is not None,
                "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
-    if args.engine != "cp":
-        used = [flag for flag, on in cp_only.items() if on]
-        if used:
+    alldiff_only = {"--edge-filtering": args.edge_filtering,
+                    "--no-alldifferent": args.no_alldifferent}
+    for engine, flags in (("cp", cp_only), ("alldiff", alldiff_only)):
+        used = [flag for flag, on in flags.items() if on]
+        if args.engine != engine and used:
             raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
-                             f"cp engine, not {args.engine}")
+                             f"{engine} engine, not {args.engine}")
     if args.render:
         from ..render import check_output
 
@@ -134,6 +142,8 @@ def run(args) -> int:
                        backjump=not args.no_backjump, shared_edge=not args.no_shared_edge,
                        cycles=not args.no_cycles,
                        shave=DEFAULT_SHAVE if args.shave is None else args.shave)
+    if args.engine == "alldiff":
+        options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
     single = args.engine in ("cpsat", "alldiff")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "

@@ -18,6 +18,9 @@ It is a reference for node counts on small boards, not a fast engine: pure Pytho
   only if the edge is in the matching, on an alternating cycle (both ends in one strongly
   connected component of the graph with matched edges cell -> tile and the others
   tile -> cell) or on an alternating path from a free tile.
+- **Edge filtering** (``edges=True``, the paper's third model, whose Choco version has a colour
+  variable per edge): a cell keeps an orientation only if every empty neighbour can show the
+  same colour on the shared edge (AC-3 over the edges).
 - A cell left with one orientation is placed (``propagated``); the filters run to a fixed point.
 - **Branching**: the empty cell with the fewest orientations (first in cell order on ties), its
   orientations in order.  ``nodes`` counts those placements, as for the other engines.
@@ -50,11 +53,13 @@ class AlldiffSearch:
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True,
                  on_orientations: Callable[[np.ndarray], None] | None = None,
-                 alldifferent: bool = True):
+                 alldifferent: bool = True, edges: bool = False):
         """``alldifferent=False`` leaves 4-edge consistency alone (the tiles stay pairwise
-        different: a placed tile leaves every other domain)."""
+        different: a placed tile leaves every other domain); ``edges=True`` adds edge
+        filtering (the paper's third model)."""
         a = puzzle.arrays
         self.alldifferent = alldifferent
+        self.edges = edges
         self.n_cells = a.n_cells
         self.nbr = a.nbr.tolist()
         self.ori_col = a.ori_col.tolist()
@@ -77,9 +82,9 @@ class AlldiffSearch:
                           if all((col[s] == 0) == frame[s] for s in range(4))}
         return domains
 
-    def _place(self, placed: list[int], domains: Domains, c: int, o: int) -> list[int]:
-        """Put ``o`` on ``c`` and filter the neighbours and the tile; the cells left with one
-        orientation (to be placed in turn)."""
+    def _place(self, placed: list[int], domains: Domains, c: int, o: int) -> set[int]:
+        """Put ``o`` on ``c`` and filter the neighbours and the tile; the cells whose domains
+        changed."""
         placed[c] = o
         del domains[c]
         tile = self.ori_tile[o]
@@ -95,20 +100,31 @@ class AlldiffSearch:
                 colour, facing = self.ori_col[o][s], (s + 2) % 4
                 domains[x] = {q for q in domains[x] if self.ori_col[q][facing] == colour}
                 touched.add(x)
-        return self._check(domains, touched)
+        return touched
 
-    def _check(self, domains: Domains, cells) -> list[int]:
-        singles = []
-        for x in cells:
-            if not domains[x]:
-                raise Failure
-            if len(domains[x]) == 1:
-                singles.append(x)
-        return singles
+    def _edge_filter(self, domains: Domains, work: set[int]) -> None:
+        """Edge filtering to a fixed point (AC-3 over the edges between empty cells): a cell
+        keeps an orientation only if each empty neighbour can show the same colour on the
+        shared edge.  ``work`` holds the changed cells and receives the cells it changes."""
+        queue = [y for y in work if y in domains]
+        while queue:
+            y = queue.pop()
+            for s in range(4):
+                c = self.nbr[y][s]
+                if c < 0 or c not in domains:
+                    continue
+                shown = {self.ori_col[q][s] for q in domains[y]}
+                facing = (s + 2) % 4
+                kept = {o for o in domains[c] if self.ori_col[o][facing] in shown}
+                if len(kept) < len(domains[c]):
+                    if not kept:
+                        raise Failure
+                    domains[c] = kept
+                    work.add(c)
+                    queue.append(c)
 
-    def _alldifferent(self, domains: Domains) -> list[int]:
-        """Régin's filtering of the tiles (see the module docstring); the cells it left with
-        one orientation."""
+    def _alldifferent(self, domains: Domains) -> set[int]:
+        """Régin's filtering of the tiles (see the module docstring); the cells it changed."""
         graph = nx.Graph()
         cells = [("c", x) for x in domains]
         graph.add_nodes_from(cells)
@@ -131,29 +147,43 @@ class AlldiffSearch:
                 component[v] = k
         free = [v for v in graph if v[0] == "t" and v not in matching]
         reached = set(free).union(*(nx.descendants(directed, v) for v in free))
-        touched = []
+        touched = set()
         for x, ts in tiles_of.items():
             cell = ("c", x)
             gone = {t for t in ts if matching[cell] != ("t", t) and
                     component[cell] != component[("t", t)] and ("t", t) not in reached}
             if gone:
                 domains[x] = {q for q in domains[x] if self.ori_tile[q] not in gone}
-                touched.append(x)
-        return self._check(domains, touched)
+                touched.add(x)
+        return touched
 
-    def _propagate(self, placed: list[int], domains: Domains, singles: list[int]) -> None:
-        """Place forced cells and run the AllDifferent until nothing changes."""
+    def _propagate(self, placed: list[int], domains: Domains, work: set[int]) -> None:
+        """Filter from the changed cells ``work`` and place the cells left with one
+        orientation, until nothing changes; Failure if a domain empties."""
         while True:
-            while singles:
-                x = singles.pop()
+            if self.edges:
+                self._edge_filter(domains, work)
+            singles = []
+            for x in work:
                 if x in domains:
+                    if not domains[x]:
+                        raise Failure
+                    if len(domains[x]) == 1:
+                        singles.append(x)
+            work = set()
+            for x in singles:
+                if x in domains:
+                    if not domains[x]:
+                        raise Failure
                     (o,) = domains[x]
                     self.propagated += 1
-                    singles += self._place(placed, domains, x, o)
+                    work |= self._place(placed, domains, x, o)
+            if work:
+                continue
             if not domains or not self.alldifferent:
                 return
-            singles = self._alldifferent(domains)
-            if not singles:
+            work = self._alldifferent(domains)
+            if not work:
                 return
 
     # ---------------------------------------------------------------------------- search
@@ -162,13 +192,11 @@ class AlldiffSearch:
         placed = [-1] * self.n_cells
         domains = self._initial_domains()
         try:
-            singles = []
             for c, o in roots:
                 if c not in domains or o not in domains[c]:
                     raise Failure
-                singles += self._place(placed, domains, c, o)
-            singles += self._check(domains, list(domains))
-            self._propagate(placed, domains, singles)
+                self._place(placed, domains, c, o)
+            self._propagate(placed, domains, set(domains))
         except Failure:
             return
         yield from self._below(placed, domains)
@@ -217,7 +245,7 @@ class AlldiffSearch:
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
           on_solution: Callable[[BoardSolution], None] | None = None,
-          alldifferent: bool = True) -> Result:
+          alldifferent: bool = True, edges: bool = False) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by the section 6.3 model."""
     solutions: list[BoardSolution] = []
     emit = on_solution if on_solution is not None else solutions.append
@@ -225,7 +253,7 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
 
     def make(root: tuple[Hint, ...]) -> AlldiffSearch:
         sub = puzzle.with_hints(root)
-        return AlldiffSearch(sub, store=store, alldifferent=alldifferent,
+        return AlldiffSearch(sub, store=store, alldifferent=alldifferent, edges=edges,
                              on_orientations=lambda row, sub=sub: emit(
                                  sub.solution_from_orientations(row)))
 
@@ -234,4 +262,4 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     stats = Stats(nodes=chain.total("nodes"), extra={"propagated": chain.total("propagated")})
     return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
                   outcome.stop_reason, outcome.seconds, 0.0, solutions, stats,
-                  {"alldifferent": alldifferent}, puzzle.name)
+                  {"alldifferent": alldifferent, "edges": edges}, puzzle.name)

@@ -96,6 +96,7 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--engine", "backtrack", "--no-preemption"], "--no-preemption applies to the cp"),
     ([SMALL, "--render", "x.gif"], ".png or .svg"),
     ([SMALL, "--engine", "alldiff", "--workers", "2"], "alldiff engine runs in one process"),
+    ([SMALL, "--edge-filtering"], "--edge-filtering applies to the alldiff engine, not cp"),
 ])
 def test_errors_are_one_line(capsys, args, match):
     one_line_error(capsys, "match", *args, match=match)
