@@ -1,4 +1,5 @@
-"""The paper's reference model of section 6.3: 4-edge consistency and the complete AllDifferent.
+"""The paper's reference models of section 6.3: 4-edge consistency, the complete AllDifferent
+and edge filtering.
 
 Benoist & Bourreau compare their ColorPair rules with a Choco model that filters each cell's
 tiles against the colours of its known edges ("4-edge consistency") and runs Régin's complete
@@ -34,12 +35,16 @@ from typing import Callable, Iterator, Sequence
 import networkx as nx
 import numpy as np
 
+from ..errors import InputError
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from .driver import SLICE_SECONDS, drive
 from .edge_matching import RootChain
 
 ENGINE = "alldiff"
+#: The search nests one generator per level (Python's recursion limit is about 1,000): boards up
+#: to Eternity II's 16 x 16.
+MAX_CELLS = 256
 
 Domains = dict[int, set[int]]
 
@@ -247,6 +252,9 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           on_solution: Callable[[BoardSolution], None] | None = None,
           alldifferent: bool = True, edges: bool = False) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by the section 6.3 model."""
+    if puzzle.n_cells > MAX_CELLS:
+        raise InputError(f"the alldiff engine (a Python reference for small boards) takes at "
+                         f"most {MAX_CELLS} cells; this board has {puzzle.n_cells}")
     solutions: list[BoardSolution] = []
     emit = on_solution if on_solution is not None else solutions.append
     store = on_solution is not None or not count_only

@@ -109,6 +109,13 @@ def test_option_errors_exit_2(capsys):
     capsys.readouterr()
 
 
+def test_the_python_model_refuses_boards_beyond_its_depth(capsys, tmp_path):
+    big = tmp_path / "big.txt"
+    assert run(capsys, "generate", "edge-matching", "--size", "17", "--border-colors", "5",
+               "--inner-colors", "17", "--seed", "1", "--output", big)[0] == 0
+    one_line_error(capsys, "match", big, "--engine", "alldiff", match="at most 256 cells")
+
+
 def test_a_malformed_file_names_its_line(capsys, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("3\n5\n0\n1 2 3 4\n")
