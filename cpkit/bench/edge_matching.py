@@ -82,6 +82,7 @@ def _bound(count: int, complete: bool) -> str:
 
 
 def _over(brute: int, how: str, nodes: int | None) -> str | None:
+    """Brute-force nodes per node of another search (None when that search is unknown)."""
     return f"{brute / nodes:,.1f}{how}" if nodes else None
 
 
@@ -121,11 +122,11 @@ def em_suite(quick: bool = False) -> list[Table]:
                 brute, how = published, " (published)"
             else:
                 brute, how = bt.stats.nodes, " (lower bound)"
-            ratio = f"{brute / cp.stats.nodes:,.1f}{how}" if cp.complete else None
+            ratio = _over(brute, how, cp.stats.nodes if cp.complete else None)
             scan_rows.append([
                 label, _bound(scan.count, scan.complete), scan.complete, scan.stats.nodes,
                 scan.stats.extra["propagated"], scan.seconds, _rate(scan.stats.nodes, scan.seconds),
-                f"{brute / scan.stats.nodes:,.1f}{how}" if scan.complete else None, ratio,
+                _over(brute, how, scan.stats.nodes if scan.complete else None), ratio,
                 _over(brute, how, PAPER_EDGE_FILTERING.get(label, (None,))[0])])
             c_rate = _rate(c["nodes"], c["seconds"]) if c else None
             bt_rate = _rate(bt.stats.nodes, bt.seconds)

@@ -218,10 +218,10 @@ class AlldiffSearch:
             try:
                 self._propagate(child_placed, child, self._place(child_placed, child, c, o))
             except Failure:
-                yield None
-                continue
+                child = None
             yield None
-            yield from self._below(child_placed, child)
+            if child is not None:
+                yield from self._below(child_placed, child)
 
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         """Search until ``max_new`` solutions, ``node_budget`` nodes more or one slice of time
