@@ -27,7 +27,8 @@ def add_parser(sub) -> None:
                    help="cp: ColorPair constraint propagation; backtrack: brute force; "
                         "cpsat: OR-Tools CP-SAT; alldiff: the paper's section 6.3 model "
                         "(4-edge consistency and the complete AllDifferent, pure Python: for "
-                        "node counts on small boards)")
+                        "node counts on small boards); edges: edge filtering compiled (a "
+                        "colour domain per edge, arc consistency, smallest domain first)")
     p.add_argument("--first", action="store_true", help="stop at the first solution")
     p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
                    help="rotation: each solution once up to the board's rotations (one corner "
@@ -64,6 +65,10 @@ def add_parser(sub) -> None:
                               "paper's third model)")
     model63.add_argument("--no-alldifferent", action="store_true",
                          help="4-edge consistency alone (tiles only pairwise different)")
+    edges = p.add_argument_group("edge filtering (edges engine; counts never change)")
+    edges.add_argument("--no-tile-rules", action="store_true",
+                       help="edge filtering alone: no failure on a tile no cell can take, no "
+                            "placement of a tile only one cell can take")
     p.add_argument("--ignore-hints", action="store_true",
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
@@ -108,7 +113,8 @@ def run(args) -> int:
                "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
     alldiff_only = {"--edge-filtering": args.edge_filtering,
                     "--no-alldifferent": args.no_alldifferent}
-    for engine, flags in (("cp", cp_only), ("alldiff", alldiff_only)):
+    edges_only = {"--no-tile-rules": args.no_tile_rules}
+    for engine, flags in (("cp", cp_only), ("alldiff", alldiff_only), ("edges", edges_only)):
         used = [flag for flag, on in flags.items() if on]
         if args.engine != engine and used:
             raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
@@ -144,7 +150,9 @@ def run(args) -> int:
                        shave=DEFAULT_SHAVE if args.shave is None else args.shave)
     if args.engine == "alldiff":
         options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
-    single = args.engine in ("cpsat", "alldiff")
+    if args.engine == "edges":
+        options.update(tiles=not args.no_tile_rules)
+    single = args.engine in ("cpsat", "alldiff", "edges")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "
                          f"--monte-carlo, --checkpoint and --scheduler apply to cp and "

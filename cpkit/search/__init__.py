@@ -26,6 +26,7 @@ ENGINES: dict[tuple[str, str], str] = {
     ("edge_matching", "backtrack"): "cpkit.search.em_backtrack:solve",
     ("edge_matching", "cpsat"): "cpkit.search.cpsat:solve_edge_matching",
     ("edge_matching", "alldiff"): "cpkit.search.em_alldiff:solve",
+    ("edge_matching", "edges"): "cpkit.search.em_edges:solve",
 }
 
 #: What ``engine="auto"`` means for each family.

@@ -13,11 +13,14 @@ its index, and one of that tile's *distinct* orientations.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..errors import InputError
 from ..models.edge_matching import UNIQUE_MODES, BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result
+
+if TYPE_CHECKING:
+    from .driver import DriveOutcome
 
 
 class Search(Protocol):
@@ -59,6 +62,29 @@ class RootChain:
             if new:
                 return self.current is None, new
         return True, 0
+
+
+def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
+              factory: Callable[..., Search], *, limit: int | None, time_limit: float | None,
+              count_only: bool, on_solution: Callable[[BoardSolution], None] | None
+              ) -> tuple[RootChain, "DriveOutcome", list[BoardSolution]]:
+    """Search every root in one ``drive`` loop.  ``factory(sub, store=..., on_orientations=...)``
+    builds the search of the puzzle ``sub`` (the root's placements as hints).  Solutions go to
+    ``on_solution`` if given, else into the returned list unless ``count_only``."""
+    from .driver import drive
+
+    solutions: list[BoardSolution] = []
+    emit = on_solution if on_solution is not None else solutions.append
+    store = on_solution is not None or not count_only
+
+    def make(root: tuple[Hint, ...]) -> Search:
+        sub = puzzle.with_hints(root)
+        return factory(sub, store=store, on_orientations=lambda row, sub=sub: emit(
+            sub.solution_from_orientations(row)))
+
+    chain = RootChain(roots, make)
+    outcome = drive(chain.step, limit=limit, time_limit=time_limit)
+    return chain, outcome, solutions
 
 
 def check_options(unique: str, limit: int | None, time_limit: float | None) -> None:

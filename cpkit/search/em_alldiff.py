@@ -30,6 +30,7 @@ It is a reference for node counts on small boards, not a fast engine: pure Pytho
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Callable, Iterator, Sequence
 
 import networkx as nx
@@ -38,8 +39,8 @@ import numpy as np
 from ..errors import InputError
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
-from .driver import SLICE_SECONDS, drive
-from .edge_matching import RootChain
+from .driver import SLICE_SECONDS
+from .edge_matching import run_roots
 
 ENGINE = "alldiff"
 #: The search nests one generator per level (Python's recursion limit is about 1,000): boards up
@@ -255,18 +256,9 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     if puzzle.n_cells > MAX_CELLS:
         raise InputError(f"the alldiff engine (a Python reference for small boards) takes at "
                          f"most {MAX_CELLS} cells; this board has {puzzle.n_cells}")
-    solutions: list[BoardSolution] = []
-    emit = on_solution if on_solution is not None else solutions.append
-    store = on_solution is not None or not count_only
-
-    def make(root: tuple[Hint, ...]) -> AlldiffSearch:
-        sub = puzzle.with_hints(root)
-        return AlldiffSearch(sub, store=store, alldifferent=alldifferent, edges=edges,
-                             on_orientations=lambda row, sub=sub: emit(
-                                 sub.solution_from_orientations(row)))
-
-    chain = RootChain(roots, make)
-    outcome = drive(chain.step, limit=limit, time_limit=time_limit)
+    chain, outcome, solutions = run_roots(
+        puzzle, roots, partial(AlldiffSearch, alldifferent=alldifferent, edges=edges),
+        limit=limit, time_limit=time_limit, count_only=count_only, on_solution=on_solution)
     stats = Stats(nodes=chain.total("nodes"), extra={"propagated": chain.total("propagated")})
     return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
                   outcome.stop_reason, outcome.seconds, 0.0, solutions, stats,

@@ -15,8 +15,7 @@ import numpy as np
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_backtrack_kernel as K
-from .driver import drive
-from .edge_matching import RootChain
+from .edge_matching import run_roots
 from .jit import warm
 
 ENGINE = "backtrack"
@@ -132,17 +131,9 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           on_solution: Callable[[BoardSolution], None] | None = None) -> Result:
     """Every solution of ``puzzle`` under each root (hints), found by brute force."""
     jit = jit_seconds()
-    solutions: list[BoardSolution] = []
-    emit = on_solution if on_solution is not None else solutions.append
-    store = on_solution is not None or not count_only
-
-    def make(root: tuple[Hint, ...]) -> BacktrackSearch:
-        sub = puzzle.with_hints(root)
-        return BacktrackSearch(sub, store=store, on_orientations=lambda row, sub=sub: emit(
-            sub.solution_from_orientations(row)))
-
-    chain = RootChain(roots, make)
-    outcome = drive(chain.step, limit=limit, time_limit=time_limit)
+    chain, outcome, solutions = run_roots(puzzle, roots, BacktrackSearch, limit=limit,
+                                          time_limit=time_limit, count_only=count_only,
+                                          on_solution=on_solution)
     stats = Stats(nodes=chain.total("nodes"))
     return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
                   outcome.stop_reason, outcome.seconds, jit, solutions, stats, {}, puzzle.name)

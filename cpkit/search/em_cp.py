@@ -10,6 +10,7 @@ instantiation rule.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable, Sequence
 
 import numpy as np
@@ -19,8 +20,7 @@ from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..propagators import colorpair as cp
 from ..result import Result, Stats
 from . import _em_cp_kernel as K
-from .driver import drive
-from .edge_matching import RootChain
+from .edge_matching import run_roots
 from .jit import warm
 
 ENGINE = "cp"
@@ -184,20 +184,13 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                          f"{', '.join(K.HEURISTICS)}")
     shave_limit(shave, 1)
     jit = jit_seconds()
-    solutions: list[BoardSolution] = []
-    emit = on_solution if on_solution is not None else solutions.append
-    store = on_solution is not None or not count_only
     options = dict(heuristic=heuristic, contradiction=contradiction,
                    instantiation=instantiation, preemption=preemption, opposite=opposite,
                    backjump=backjump, shave=shave, shared_edge=shared_edge, cycles=cycles)
 
-    def make(root: tuple[Hint, ...]) -> CpSearch:
-        sub = puzzle.with_hints(root)
-        return CpSearch(sub, store=store, on_orientations=lambda row, sub=sub: emit(
-            sub.solution_from_orientations(row)), **options)
-
-    chain = RootChain(roots, make)
-    outcome = drive(chain.step, limit=limit, time_limit=time_limit)
+    chain, outcome, solutions = run_roots(puzzle, roots, partial(CpSearch, **options),
+                                          limit=limit, time_limit=time_limit,
+                                          count_only=count_only, on_solution=on_solution)
     extra: dict = {}
     for s in chain.searches:
         for key, value in s.statistics().items():

@@ -32,7 +32,7 @@ def one_line_error(capsys, *args, match: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("engine", ["cp", "backtrack", "cpsat", "alldiff"])
+@pytest.mark.parametrize("engine", ["cp", "backtrack", "cpsat", "alldiff", "edges"])
 def test_json_summary_is_the_last_line(capsys, engine):
     status, out, _ = run(capsys, "match", SMALL, "--engine", engine, "--count-only", "--json")
     summary = json.loads(out.strip().splitlines()[-1])
@@ -42,7 +42,7 @@ def test_json_summary_is_the_last_line(capsys, engine):
     assert summary["unique"] == "rotation"
     for key in ("seconds", "nodes", "nodes_per_s", "jit_seconds", "stop_reason"):
         assert key in summary
-    assert ("propagated" in summary) == (engine in ("cp", "alldiff"))
+    assert ("propagated" in summary) == (engine in ("cp", "alldiff", "edges"))
 
 
 def test_solutions_print_as_boards_that_verify(capsys):
@@ -97,6 +97,8 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--render", "x.gif"], ".png or .svg"),
     ([SMALL, "--engine", "alldiff", "--workers", "2"], "alldiff engine runs in one process"),
     ([SMALL, "--edge-filtering"], "--edge-filtering applies to the alldiff engine, not cp"),
+    ([SMALL, "--engine", "edges", "--workers", "2"], "edges engine runs in one process"),
+    ([SMALL, "--no-tile-rules"], "--no-tile-rules applies to the edges engine, not cp"),
 ])
 def test_errors_are_one_line(capsys, args, match):
     one_line_error(capsys, "match", *args, match=match)
@@ -114,6 +116,13 @@ def test_the_python_model_refuses_boards_beyond_its_depth(capsys, tmp_path):
     assert run(capsys, "generate", "edge-matching", "--size", "17", "--border-colors", "5",
                "--inner-colors", "17", "--seed", "1", "--output", big)[0] == 0
     one_line_error(capsys, "match", big, "--engine", "alldiff", match="at most 256 cells")
+
+
+def test_the_edges_engine_refuses_more_colours_than_a_word_holds(capsys, tmp_path):
+    wide = tmp_path / "wide.txt"
+    assert run(capsys, "generate", "edge-matching", "--size", "9", "--border-colors", "4",
+               "--inner-colors", "70", "--seed", "1", "--output", wide)[0] == 0
+    one_line_error(capsys, "match", wide, "--engine", "edges", match="at most 64 colours")
 
 
 def test_a_malformed_file_names_its_line(capsys, tmp_path):

@@ -18,7 +18,7 @@ from cpkit.search import solve
 from tests.oracles import count_boards
 from tests.strategies import edge_matching_puzzles
 
-ENGINES = ("cp", "backtrack", "cpsat")
+ENGINES = ("cp", "backtrack", "cpsat", "edges")
 
 
 def check_engines_agree(puzzle) -> None:

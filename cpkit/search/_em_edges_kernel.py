@@ -1,0 +1,472 @@
+"""Edge filtering in numba: every edge of the board a variable over colours, arc consistency
+between the edges and the cells' orientations, branching on the cell with the fewest orientations.
+
+This is the paper's third model of section 6.3 (Choco with a colour variable per edge) with, in
+place of the complete AllDifferent, two counting rules on the tiles (``tl``, switchable): a tile
+no cell can take any more is a failure, and a tile only one cell can take goes there (the cell
+loses its other tiles' orientations).  Without them tiles are only pairwise different.
+
+- **Domains.**  Each cell keeps the orientations (tile and rotation) it can still take, as flags
+  ``dom[cell * n_ori + o]`` and a size ``size[cell]``; initially those grey exactly on the cell's
+  frame sides.  ``sup[(cell * 4 + side) * V + colour]`` counts the orientations of the domain
+  showing that colour on that side (AC-4's support counters).
+- **Edges.**  ``mask[e]`` holds the colours edge ``e`` between two cells can still take, one
+  bit per colour (so at most 64 colours).  When a side's count of a colour drops to zero the
+  colour leaves the edge, and the cells on both sides lose every orientation showing it there;
+  those removals can empty more counters, and so on.  Work is proportional to what is removed.
+- **Placement** reduces the cell's domain to one orientation and removes the tile's
+  orientations from every other cell of the same frame type (a tile fits one type only).  A
+  domain left empty is a failure; a cell left with one orientation is placed (``propagated``).
+  Propagation runs to the greatest fixed point, whatever the order, so without the tile rules
+  the nodes equal those of the Python reference (``cpkit.search.em_alldiff`` with ``edges=True, alldifferent=False``);
+  ``propagated`` can differ on refuted branches, where the order decides how far it gets.
+- **Search.**  The empty cell with the smallest domain (the lowest cell number on ties), its
+  orientations in increasing order; every such placement is a node.  The trail records each
+  removed orientation, each colour taken off an edge and each placement (the counters follow
+  from the removals); a level undoes to its mark.
+
+Pure kernel over flat arrays; the state (level, program counter, candidate pointers) lives in
+arrays so ``search`` can stop at a node budget or a full solution buffer and resume there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..propagators.sparse_set import ix
+
+# Program counter values.
+PC_ROOT = 0
+PC_ENTER = 1
+PC_TRY = 2
+PC_LEAVE = 3
+
+# Return status.
+DONE = 0
+BUFFER_FULL = 1
+BUDGET_SPENT = 2
+
+# State vector.
+ST_LEVEL = 0
+ST_PC = 1
+ST_NBUF = 2
+ST_TRAIL = 3          # trail top
+STATE_SIZE = 4
+
+# Counters.
+CT_SOLUTIONS = 0
+CT_NODES = 1
+CT_PROPAGATED = 2
+CT_FAILS = 3          # branching placements refuted by propagation
+COUNTERS_SIZE = 4
+
+# Per-level record of the decision stack.
+L_CELL = 0
+L_PTR = 1             # next candidate (index into ``cand``)
+L_END = 2
+L_MARK = 3            # trail top before this level's placement
+LV_STRIDE = 4
+
+# Trail entries: kind + 4 * payload.
+TR_DOM = 0            # payload cell * n_ori + orientation: removed from the domain
+TR_MASK = 1           # payload edge * 64 + colour: taken off the edge
+TR_PLACE = 2          # payload cell: placed
+
+# The model, one flat int32 array of sections (``model_arrays`` builds it); offsets in its head.
+M_N_CELLS = 0
+M_N_ORI = 1
+M_V = 2               # colours, grey included
+M_NBR = 3             # offset: neighbour per cell side (-1: frame)
+M_EDGE_OF = 4         # offset: edge per cell side (-1: frame)
+M_EDGE_END = 5        # offset: per edge, (cell, side) of both ends
+M_CELL_CLS = 6        # offset: frame class per cell (bit s: side s on the frame)
+M_CLS_START = 7       # offset: CSR start of each class's orientations (17 entries)
+M_CLS_ORI = 8         # offset: the orientations of each class, in increasing order
+M_BY_COL_START = 9    # offset: CSR start per (class, side, colour)
+M_BY_COL = 10         # offset: orientations of a class showing a colour on a side
+M_ORI_TILE = 11       # offset: tile per orientation
+M_ORI_COL = 12        # offset: colours per orientation, north east south west
+M_TILE_START = 13     # offset: CSR start of each tile's orientations
+M_TYPE_START = 14     # offset: CSR start of the cells with 0..4 frame sides (6 entries)
+M_TYPE_CELLS = 15     # offset: those cells
+M_CELL_TYPE = 16      # offset: frame sides per cell
+M_N_EDGES = 17
+M_N_TILES = 18
+M_HEAD = 19
+
+# The tile counters, one flat int32 array ``tl`` (``tile_counters`` builds it).
+T_ON = 0              # 1: a tile left with no cell fails, one left with one cell claims it
+T_TOP = 1             # top of the stack of tiles to look at
+T_CELL_TILE = 2       # offset: per cell and tile, the orientations of the tile in the domain
+T_STACK = 3           # offset: the stack of tiles
+T_TILE_CELLS = 4      # per tile, the cells whose domain holds it (from here, n_tiles entries)
+
+
+@njit(cache=False, inline="always")
+def _remove(m, x, o, dom, size, sup, mask, trail, top, events, n_ev, tl):
+    """Take ``o`` out of cell ``x``'s domain; a counter that empties takes its colour off the
+    edge and queues the (edge, colour) event; a tile left with one cell or none is queued on
+    ``tl``'s stack.  Returns (trail top, events)."""
+    n_ori = m[M_N_ORI]
+    v = m[M_V]
+    dom[ix(x * n_ori + o)] = 0
+    size[ix(x)] -= 1
+    if tl[T_ON]:
+        t = m[ix(m[M_ORI_TILE] + o)]
+        at = ix(tl[T_CELL_TILE] + x * m[M_N_TILES] + t)
+        tl[at] -= 1
+        if tl[at] == 0:
+            tl[ix(T_TILE_CELLS + t)] -= 1
+            if tl[ix(T_TILE_CELLS + t)] <= 1:
+                tl[ix(tl[T_STACK] + tl[T_TOP])] = t
+                tl[T_TOP] += 1
+    trail[ix(top)] = TR_DOM + 4 * (x * n_ori + o)
+    top += 1
+    for s in range(4):
+        e = m[ix(m[M_EDGE_OF] + x * 4 + s)]
+        if e < 0:
+            continue
+        col = m[ix(m[M_ORI_COL] + o * 4 + s)]
+        k = (x * 4 + s) * v + col
+        sup[ix(k)] -= 1
+        if sup[ix(k)] == 0:
+            bit = np.uint64(1) << np.uint64(col)
+            if mask[ix(e)] & bit:
+                mask[ix(e)] &= ~bit
+                trail[ix(top)] = TR_MASK + 4 * (e * 64 + col)
+                top += 1
+                events[ix(n_ev)] = e * 64 + col
+                n_ev += 1
+    return top, n_ev
+
+
+@njit(cache=False)
+def _place(m, c, o, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl):
+    """Put ``o`` on cell ``c``: the cell's other orientations and the tile's orientations on the
+    other cells of its type leave the domains.  Returns (trail top, events)."""
+    n_ori = m[M_N_ORI]
+    placed[ix(c)] = o
+    t = m[ix(m[M_ORI_TILE] + o)]
+    used[ix(t)] = 1
+    trail[ix(top)] = TR_PLACE + 4 * c
+    top += 1
+    k = m[ix(m[M_CELL_CLS] + c)]
+    for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
+        q = m[ix(m[M_CLS_ORI] + i)]
+        if q != o and dom[ix(c * n_ori + q)]:
+            top, n_ev = _remove(m, c, q, dom, size, sup, mask, trail, top, events, n_ev, tl)
+    ty = m[ix(m[M_CELL_TYPE] + c)]
+    for i in range(m[ix(m[M_TYPE_START] + ty)], m[ix(m[M_TYPE_START] + ty + 1)]):
+        x = m[ix(m[M_TYPE_CELLS] + i)]
+        if x == c:
+            continue
+        for q in range(m[ix(m[M_TILE_START] + t)], m[ix(m[M_TILE_START] + t + 1)]):
+            if dom[ix(x * n_ori + q)]:
+                top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top, events, n_ev,
+                                    tl)
+    return top, n_ev
+
+
+@njit(cache=False)
+def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl,
+               counters):
+    """Process the queued events and place the cells left with one orientation, to the fixed
+    point.  Returns (ok, trail top)."""
+    n_cells = m[M_N_CELLS]
+    n_ori = m[M_N_ORI]
+    v = m[M_V]
+    while True:
+        while n_ev > 0:
+            n_ev -= 1
+            e = events[ix(n_ev)] // 64
+            col = events[ix(n_ev)] % 64
+            for end in range(2):
+                x = m[ix(m[M_EDGE_END] + e * 4 + end * 2)]
+                s = m[ix(m[M_EDGE_END] + e * 4 + end * 2 + 1)]
+                key = (m[ix(m[M_CELL_CLS] + x)] * 4 + s) * v + col
+                for i in range(m[ix(m[M_BY_COL_START] + key)],
+                               m[ix(m[M_BY_COL_START] + key + 1)]):
+                    q = m[ix(m[M_BY_COL] + i)]
+                    if dom[ix(x * n_ori + q)]:
+                        top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top,
+                                            events, n_ev, tl)
+                if size[ix(x)] == 0:
+                    return False, top
+        if tl[T_TOP] > 0:
+            # A tile no cell can take is a failure; a tile one cell alone can take claims it.
+            tl[T_TOP] -= 1
+            t = tl[ix(tl[T_STACK] + tl[T_TOP])]
+            if tl[ix(T_TILE_CELLS + t)] == 0:
+                return False, top
+            if used[ix(t)]:
+                continue
+            n_tiles = m[M_N_TILES]
+            x = 0
+            while tl[ix(tl[T_CELL_TILE] + x * n_tiles + t)] == 0:
+                x += 1
+            if size[ix(x)] > tl[ix(tl[T_CELL_TILE] + x * n_tiles + t)]:
+                k = m[ix(m[M_CELL_CLS] + x)]
+                for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
+                    q = m[ix(m[M_CLS_ORI] + i)]
+                    if dom[ix(x * n_ori + q)] and m[ix(m[M_ORI_TILE] + q)] != t:
+                        top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top,
+                                            events, n_ev, tl)
+            continue
+        # Every domain is arc consistent now: place one cell left with a single orientation.
+        single = -1
+        for x in range(n_cells):
+            if placed[ix(x)] < 0 and size[ix(x)] <= 1:
+                single = x
+                break
+        if single < 0:
+            return True, top
+        if size[ix(single)] == 0:
+            return False, top
+        k = m[ix(m[M_CELL_CLS] + single)]
+        o = -1
+        for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
+            q = m[ix(m[M_CLS_ORI] + i)]
+            if dom[ix(single * n_ori + q)]:
+                o = q
+                break
+        counters[CT_PROPAGATED] += 1
+        top, n_ev = _place(m, single, o, placed, used, dom, size, sup, mask, trail, top,
+                           events, n_ev, tl)
+    return True, top
+
+
+@njit(cache=False)
+def _undo(m, mark, top, placed, used, dom, size, sup, mask, trail, tl):
+    n_ori = m[M_N_ORI]
+    v = m[M_V]
+    n_tiles = m[M_N_TILES]
+    while top > mark:
+        top -= 1
+        kind = trail[ix(top)] % 4
+        payload = trail[ix(top)] // 4
+        if kind == TR_DOM:
+            x = payload // n_ori
+            o = payload % n_ori
+            dom[ix(payload)] = 1
+            size[ix(x)] += 1
+            if tl[T_ON]:
+                t = m[ix(m[M_ORI_TILE] + o)]
+                at = ix(tl[T_CELL_TILE] + x * n_tiles + t)
+                tl[at] += 1
+                if tl[at] == 1:
+                    tl[ix(T_TILE_CELLS + t)] += 1
+            for s in range(4):
+                if m[ix(m[M_EDGE_OF] + x * 4 + s)] >= 0:
+                    sup[ix((x * 4 + s) * v + m[ix(m[M_ORI_COL] + o * 4 + s)])] += 1
+        elif kind == TR_MASK:
+            mask[ix(payload // 64)] |= np.uint64(1) << np.uint64(payload % 64)
+        else:
+            used[ix(m[ix(m[M_ORI_TILE] + placed[ix(payload)])])] = 0
+            placed[ix(payload)] = -1
+    return top
+
+
+@njit(cache=True)
+def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, cand,
+           cand_stride, state, counters, sol_buf, store, max_in_buf, node_budget):
+    """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered or
+    ``node_budget`` nodes were made.  ``m`` is the model (``model_arrays``); ``dom``, ``size``
+    and ``sup`` start as the frame-filtered domains (``initial_domains``), ``mask`` with every
+    colour on every edge.  ``roots`` holds (cell, orientation) pairs placed before the search
+    (the hints); solutions are buffered as the orientation of each cell."""
+    n_cells = m[M_N_CELLS]
+    n_ori = m[M_N_ORI]
+    v = m[M_V]
+    level = state[ST_LEVEL]
+    pc = state[ST_PC]
+    nbuf = state[ST_NBUF]
+    top = state[ST_TRAIL]
+    budget = node_budget
+    status = DONE
+    while True:
+        if pc == PC_ROOT:
+            ok = True
+            n_ev = 0
+            tl[T_TOP] = 0
+            if tl[T_ON]:
+                for t in range(m[M_N_TILES]):
+                    if tl[ix(T_TILE_CELLS + t)] <= 1:
+                        tl[ix(tl[T_STACK] + tl[T_TOP])] = t
+                        tl[T_TOP] += 1
+            # Colours one side cannot show leave the edge.
+            for e in range(m[M_N_EDGES]):
+                for col in range(v):
+                    bit = np.uint64(1) << np.uint64(col)
+                    if mask[ix(e)] & bit == 0:
+                        continue
+                    for end in range(2):
+                        x = m[ix(m[M_EDGE_END] + e * 4 + end * 2)]
+                        s = m[ix(m[M_EDGE_END] + e * 4 + end * 2 + 1)]
+                        if mask[ix(e)] & bit and sup[ix((x * 4 + s) * v + col)] == 0:
+                            mask[ix(e)] &= ~bit
+                            trail[ix(top)] = TR_MASK + 4 * (e * 64 + col)
+                            top += 1
+                            events[ix(n_ev)] = e * 64 + col
+                            n_ev += 1
+            for i in range(len(roots) // 2):
+                c = roots[2 * i]
+                o = roots[2 * i + 1]
+                if placed[ix(c)] >= 0 or dom[ix(c * n_ori + o)] == 0:
+                    ok = False
+                    break
+                top, n_ev = _place(m, c, o, placed, used, dom, size, sup, mask, trail, top,
+                                   events, n_ev, tl)
+            if ok:
+                ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
+                                     events, n_ev, tl, counters)
+            if not ok:
+                level = -1
+                pc = PC_LEAVE
+                status = DONE
+                break
+            level = 0
+            pc = PC_ENTER
+        elif pc == PC_ENTER:
+            best = -1
+            for c in range(n_cells):
+                if placed[ix(c)] < 0 and (best < 0 or size[ix(c)] < size[ix(best)]):
+                    best = c
+            if best < 0:
+                counters[CT_SOLUTIONS] += 1
+                if store:
+                    for c in range(n_cells):
+                        sol_buf[nbuf, c] = placed[ix(c)]
+                nbuf += 1
+                pc = PC_LEAVE
+                if nbuf >= max_in_buf:
+                    status = BUFFER_FULL
+                    break
+                continue
+            r = level * LV_STRIDE
+            base = level * cand_stride
+            end = base
+            k = m[ix(m[M_CELL_CLS] + best)]
+            for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
+                q = m[ix(m[M_CLS_ORI] + i)]
+                if dom[ix(best * n_ori + q)]:
+                    cand[ix(end)] = q
+                    end += 1
+            lv[ix(r + L_CELL)] = best
+            lv[ix(r + L_PTR)] = base
+            lv[ix(r + L_END)] = end
+            lv[ix(r + L_MARK)] = top
+            pc = PC_TRY
+        elif pc == PC_TRY:
+            r = level * LV_STRIDE
+            top = _undo(m, lv[ix(r + L_MARK)], top, placed, used, dom, size, sup, mask, trail,
+                        tl)
+            p = lv[ix(r + L_PTR)]
+            if p >= lv[ix(r + L_END)]:
+                pc = PC_LEAVE
+                continue
+            if budget <= 0:
+                status = BUDGET_SPENT
+                break
+            lv[ix(r + L_PTR)] = p + 1
+            counters[CT_NODES] += 1
+            budget -= 1
+            tl[T_TOP] = 0
+            top, n_ev = _place(m, lv[ix(r + L_CELL)], cand[ix(p)], placed, used, dom, size,
+                               sup, mask, trail, top, events, 0, tl)
+            ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top, events,
+                                 n_ev, tl, counters)
+            if ok:
+                level += 1
+                pc = PC_ENTER
+            else:
+                counters[CT_FAILS] += 1
+        else:
+            level -= 1
+            if level < 0:
+                status = DONE
+                break
+            pc = PC_TRY
+    state[ST_LEVEL] = level
+    state[ST_PC] = pc
+    state[ST_NBUF] = nbuf
+    state[ST_TRAIL] = top
+    return status
+
+
+def model_arrays(nbr: np.ndarray, ori_tile: np.ndarray, ori_col: np.ndarray,
+                 tile_ori_start: np.ndarray, n_values: int) -> np.ndarray:
+    """The flat model ``m`` of ``search`` (the M_* offsets)."""
+    n_cells = len(nbr)
+    n_ori = len(ori_tile)
+    weights = np.array([1, 2, 4, 8])
+    cell_cls = ((nbr < 0) * weights).sum(axis=1)
+    ori_cls = ((ori_col == 0) * weights).sum(axis=1)
+    cls_ori = np.argsort(ori_cls, kind="stable")
+    cls_start = np.concatenate([[0], np.cumsum(np.bincount(ori_cls, minlength=16))])
+    # Orientations by (class, side, colour), each group in increasing order.
+    by_col_key = ((ori_cls[:, None] * 4 + np.arange(4)) * n_values + ori_col).ravel()
+    by_col = np.argsort(by_col_key, kind="stable") // 4
+    by_col_start = np.concatenate(
+        [[0], np.cumsum(np.bincount(by_col_key, minlength=16 * 4 * n_values))])
+    edge_of = np.full((n_cells, 4), -1, dtype=np.int64)
+    ends: list[int] = []
+    for c in range(n_cells):
+        for s in (1, 0):            # east and north: each edge once, from its west/south cell
+            x = int(nbr[c, s])
+            if x >= 0:
+                e = len(ends) // 4
+                edge_of[c, s] = edge_of[x, (s + 2) % 4] = e
+                ends += [c, s, x, (s + 2) % 4]
+    cell_type = (nbr < 0).sum(axis=1)
+    type_cells = np.argsort(cell_type, kind="stable")
+    type_start = np.concatenate([[0], np.cumsum(np.bincount(cell_type, minlength=5))])
+    sections = [nbr.ravel(), edge_of.ravel(), np.array(ends, dtype=np.int64), cell_cls,
+                cls_start, cls_ori, by_col_start, by_col, ori_tile, ori_col.ravel(),
+                tile_ori_start, type_start, type_cells, cell_type]
+    head = np.zeros(M_HEAD, dtype=np.int64)
+    head[M_N_CELLS], head[M_N_ORI], head[M_V] = n_cells, n_ori, n_values
+    head[M_N_EDGES] = len(ends) // 4
+    head[M_N_TILES] = len(tile_ori_start) - 1
+    offset = M_HEAD
+    for field, section in zip(range(M_NBR, M_CELL_TYPE + 1), sections):
+        head[field] = offset
+        offset += len(section)
+    return np.concatenate([head] + [np.asarray(s, dtype=np.int64) for s in sections]
+                          ).astype(np.int32)
+
+
+def initial_domains(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``dom``, ``size`` and ``sup`` with every cell's orientations grey exactly on its frame."""
+    n_cells, n_ori, v = int(m[M_N_CELLS]), int(m[M_N_ORI]), int(m[M_V])
+    cell_cls = m[m[M_CELL_CLS]:m[M_CELL_CLS] + n_cells]
+    cls_start = m[m[M_CLS_START]:m[M_CLS_START] + 17]
+    cls_ori = m[m[M_CLS_ORI]:m[M_CLS_ORI] + n_ori]
+    ori_col = m[m[M_ORI_COL]:m[M_ORI_COL] + 4 * n_ori].reshape(n_ori, 4)
+    edge_of = m[m[M_EDGE_OF]:m[M_EDGE_OF] + 4 * n_cells].reshape(n_cells, 4)
+    dom = np.zeros((n_cells, n_ori), dtype=np.uint8)
+    size = np.zeros(n_cells, dtype=np.int32)
+    sup = np.zeros((n_cells, 4, v), dtype=np.int32)
+    for c in range(n_cells):
+        mine = cls_ori[cls_start[cell_cls[c]]:cls_start[cell_cls[c] + 1]]
+        dom[c, mine] = 1
+        size[c] = len(mine)
+        for s in range(4):
+            if edge_of[c, s] >= 0:
+                sup[c, s] = np.bincount(ori_col[mine, s], minlength=v)
+    return dom.ravel(), size, sup.ravel()
+
+
+def tile_counters(m: np.ndarray, dom: np.ndarray, on: bool) -> np.ndarray:
+    """The ``tl`` array of ``search`` for the domains ``dom`` (the T_* layout); ``on`` switches
+    the tile rules, and with them the upkeep of the counters."""
+    n_cells, n_ori, n_tiles = int(m[M_N_CELLS]), int(m[M_N_ORI]), int(m[M_N_TILES])
+    ori_tile = m[m[M_ORI_TILE]:m[M_ORI_TILE] + n_ori]
+    cell_tile = np.zeros((n_cells, n_tiles), dtype=np.int64)
+    for c in range(n_cells):
+        np.add.at(cell_tile[c], ori_tile[dom[c * n_ori:(c + 1) * n_ori] == 1], 1)
+    tile_cells = (cell_tile > 0).sum(axis=0)
+    head = np.array([int(on), 0, T_TILE_CELLS + n_tiles,
+                     T_TILE_CELLS + n_tiles + n_cells * n_tiles], dtype=np.int64)
+    stack = np.zeros(2 * n_tiles + 8, dtype=np.int64)
+    return np.concatenate([head, tile_cells, cell_tile.ravel(), stack]).astype(np.int32)
