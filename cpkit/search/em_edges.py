@@ -27,6 +27,9 @@ ENGINE = "edges"
 BUFFER = 1024
 #: Edge colours are bits of one 64-bit word.
 MAX_COLOURS = 64
+#: Domains are flags per cell and orientation, and the trail can hold each of them once (eight
+#: bytes a flag): about 270 MB of trail at most, a 54 x 54 board of distinct tiles.
+MAX_DOMAIN_FLAGS = 1 << 25
 
 
 class EdgesSearch:
@@ -42,6 +45,10 @@ class EdgesSearch:
             raise InputError(f"the edges engine keeps an edge's colours in one 64-bit word: at "
                              f"most {MAX_COLOURS} colours with grey, this puzzle has {a.n_values}")
         n = a.n_cells
+        if n * a.n_orientations > MAX_DOMAIN_FLAGS:
+            raise InputError(f"the edges engine keeps a flag per cell and orientation: at most "
+                             f"{MAX_DOMAIN_FLAGS:,}, this puzzle needs {n} x "
+                             f"{a.n_orientations} = {n * a.n_orientations:,}")
         self.m = K.model_arrays(a.nbr, a.ori_tile, a.ori_col, a.tile_ori_start, a.n_values)
         n_ori = a.n_orientations
         n_edges = int(self.m[K.M_N_EDGES])
@@ -125,7 +132,8 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           tiles: bool = True) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by edge filtering (and the tile
     rules unless ``tiles=False``)."""
-    if puzzle.arrays.n_values > MAX_COLOURS:
+    a = puzzle.arrays
+    if a.n_values > MAX_COLOURS or a.n_cells * a.n_orientations > MAX_DOMAIN_FLAGS:
         EdgesSearch(puzzle)     # raises the one-line error before compiling anything
     jit = jit_seconds()
     chain, outcome, solutions = run_roots(puzzle, roots, partial(EdgesSearch, tiles=tiles),

@@ -125,6 +125,14 @@ def test_the_edges_engine_refuses_more_colours_than_a_word_holds(capsys, tmp_pat
     one_line_error(capsys, "match", wide, "--engine", "edges", match="at most 64 colours")
 
 
+def test_the_edges_engine_refuses_boards_whose_domains_would_not_fit(capsys, tmp_path):
+    huge = tmp_path / "huge.txt"
+    assert run(capsys, "generate", "edge-matching", "--size", "58", "--border-colors", "8",
+               "--inner-colors", "40", "--seed", "1", "--output", huge)[0] == 0
+    one_line_error(capsys, "match", huge, "--engine", "edges",
+                   match="keeps a flag per cell and orientation")
+
+
 def test_a_malformed_file_names_its_line(capsys, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_text("3\n5\n0\n1 2 3 4\n")
