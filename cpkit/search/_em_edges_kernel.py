@@ -18,8 +18,9 @@ loses its other tiles' orientations).  Without them tiles are only pairwise diff
   orientations from every other cell of the same frame type (a tile fits one type only).  A
   domain left empty is a failure; a cell left with one orientation is placed (``propagated``).
   Propagation runs to the greatest fixed point, whatever the order, so without the tile rules
-  the nodes equal those of the Python reference (``cpkit.search.em_alldiff`` with ``edges=True, alldifferent=False``);
-  ``propagated`` can differ on refuted branches, where the order decides how far it gets.
+  the nodes equal those of the Python reference (``cpkit.search.em_alldiff`` with
+  ``edges=True, alldifferent=False``); ``propagated`` can differ on refuted branches, where
+  the order decides how far it gets.
 - **Search.**  The empty cell with the smallest domain (the lowest cell number on ties), its
   orientations in increasing order; every such placement is a node.  The trail records each
   removed orientation, each colour taken off an edge and each placement (the counters follow

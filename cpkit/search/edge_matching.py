@@ -13,14 +13,12 @@ its index, and one of that tile's *distinct* orientations.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from ..errors import InputError
 from ..models.edge_matching import UNIQUE_MODES, BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result
-
-if TYPE_CHECKING:
-    from .driver import DriveOutcome
+from .driver import DriveOutcome, drive
 
 
 class Search(Protocol):
@@ -67,12 +65,10 @@ class RootChain:
 def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
               factory: Callable[..., Search], *, limit: int | None, time_limit: float | None,
               count_only: bool, on_solution: Callable[[BoardSolution], None] | None
-              ) -> tuple[RootChain, "DriveOutcome", list[BoardSolution]]:
+              ) -> tuple[RootChain, DriveOutcome, list[BoardSolution]]:
     """Search every root in one ``drive`` loop.  ``factory(sub, store=..., on_orientations=...)``
     builds the search of the puzzle ``sub`` (the root's placements as hints).  Solutions go to
     ``on_solution`` if given, else into the returned list unless ``count_only``."""
-    from .driver import drive
-
     solutions: list[BoardSolution] = []
     emit = on_solution if on_solution is not None else solutions.append
     store = on_solution is not None or not count_only

@@ -5,8 +5,9 @@ colours an empty neighbour can still show.  The paper's third model of section 6
 variable per edge, arc consistency with the cells), and it is the one filter measured here that
 cuts the brute force's nodes about a hundredfold on most boards (docs/benchmarks.md,
 ``em-alldiff``).  The Python reference (``--engine alldiff --edge-filtering``) makes a few hundred
-nodes per second on a 10 x 10 board; this engine runs the same model, without the complete
-AllDifferent, in numba, and makes exactly the reference's nodes (the tests compare them).
+nodes per second on a 10 x 10 board; this engine runs the same filtering in numba (7 to 80
+thousand nodes per second) with two cheap tile rules in place of the complete AllDifferent;
+without them it makes exactly the reference's nodes (the tests compare them).
 """
 
 from __future__ import annotations
@@ -99,8 +100,8 @@ class EdgesSearch:
         cap = self.buffer if self.store else (1 << 62)
         status = K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
                           self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
-                          self.cand, self.cand_stride, self.state, self.counters, self.sol_buf, self.store,
-                          np.int64(min(cap, max_new)), np.int64(node_budget))
+                          self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
+                          self.store, np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
             for k in range(int(self.state[K.ST_NBUF])):
                 row = self.sol_buf[k].copy()
