@@ -3,9 +3,12 @@ force, counters that stay consistent with the domains through every undo."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from cpkit.io.edge_matching import read_edge_matching
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.search import solve
@@ -15,6 +18,24 @@ from cpkit.search.em_edges import EdgesSearch
 pytestmark = pytest.mark.kernel
 
 BOARDS = [(3, 1, 2, 0), (4, 2, 3, 1), (4, 2, 4, 2), (5, 3, 4, 50), (5, 4, 4, 3), (4, 3, 2, 7)]
+BENOIST = Path(__file__).resolve().parents[3] / "shared" / "em-benchmarks" / "benoist"
+needs_benoist = pytest.mark.skipif(not BENOIST.is_dir(),
+                                   reason="../shared/em-benchmarks/benoist is missing")
+#: em-benchmarks/README.md: solutions and brute-force nodes (row scan, the hinted corner fixed).
+PUBLISHED = {"E_7_2.b6i6.nohint": (8, 1_076_409_673), "E_7_4.b6i6.nohint": (224, 16_285_381_547)}
+
+
+@needs_benoist
+@pytest.mark.parametrize("name", [
+    "E_7_2.b6i6.nohint", pytest.param("E_7_4.b6i6.nohint", marks=pytest.mark.slow)])
+def test_published_counts_with_a_hundred_times_fewer_nodes_than_the_brute_force(name):
+    puzzle = read_edge_matching(BENOIST / name)
+    solutions, brute_force_nodes = PUBLISHED[name]
+    result = solve(puzzle, engine="edges")
+    assert result.complete and result.count == solutions
+    assert all(verify_board(puzzle, s) == [] for s in result.solutions)
+    assert len(set(result.solutions)) == solutions
+    assert 100 * result.stats.nodes < brute_force_nodes
 
 
 @pytest.mark.parametrize("n, border, inner, seed", BOARDS)
