@@ -13,7 +13,9 @@ its index, and one of that tile's *distinct* orientations.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+import numpy as np
 
 from ..errors import InputError
 from ..models.edge_matching import UNIQUE_MODES, BoardSolution, EdgeMatchingPuzzle, Hint
@@ -60,6 +62,16 @@ class RootChain:
             if new:
                 return self.current is None, new
         return True, 0
+
+
+def hand_over(rows: Iterable[np.ndarray], on_orientations: Callable[[np.ndarray], None] | None,
+              found: list[np.ndarray]) -> None:
+    """Give each solution (an orientation per cell) to ``on_orientations``, else keep it."""
+    for row in rows:
+        if on_orientations is not None:
+            on_orientations(row)
+        else:
+            found.append(row)
 
 
 def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],

@@ -40,7 +40,7 @@ from ..errors import InputError
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from .driver import SLICE_SECONDS
-from .edge_matching import run_roots
+from .edge_matching import hand_over, run_roots
 
 ENGINE = "alldiff"
 #: The search nests one generator per level (Python's recursion limit is about 1,000): boards up
@@ -236,10 +236,7 @@ class AlldiffSearch:
                 self.solutions += 1
                 new += 1
                 if self.store:
-                    if self.on_orientations is not None:
-                        self.on_orientations(event)
-                    else:
-                        self.found.append(event)
+                    hand_over([event], self.on_orientations, self.found)
                 if new >= max_new:
                     return False, new
             elif self.nodes - start >= node_budget or time.perf_counter() > deadline:

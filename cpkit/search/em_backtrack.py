@@ -15,7 +15,7 @@ import numpy as np
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_backtrack_kernel as K
-from .edge_matching import run_roots
+from .edge_matching import hand_over, run_roots
 from .jit import warm
 
 ENGINE = "backtrack"
@@ -100,13 +100,12 @@ class BacktrackSearch:
                           self.ori, self.used, self.state, self.counters, self.sol_buf,
                           self.store, np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
+            rows = []
             for k in range(int(self.state[K.ST_NBUF])):
                 row = np.empty(a.n_cells, dtype=np.int32)
                 row[self.cell_of_depth] = self.sol_buf[k]
-                if self.on_orientations is not None:
-                    self.on_orientations(row)
-                else:
-                    self.found.append(row)
+                rows.append(row)
+            hand_over(rows, self.on_orientations, self.found)
         self.finished = status == K.DONE
         self.at_stop = status == K.AT_STOP
         return self.finished, self.solutions - before

@@ -20,7 +20,7 @@ from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..propagators import colorpair as cp
 from ..result import Result, Stats
 from . import _em_cp_kernel as K
-from .edge_matching import run_roots
+from .edge_matching import hand_over, run_roots
 from .jit import warm
 
 ENGINE = "cp"
@@ -135,12 +135,8 @@ class CpSearch:
         status = K.search(self.st, self.m, self.g, self.sol_buf, self.store,
                           np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
-            for k in range(int(self.g[K.G_NBUF])):
-                row = self.sol_buf[k].copy()
-                if self.on_orientations is not None:
-                    self.on_orientations(row)
-                else:
-                    self.found.append(row)
+            hand_over((self.sol_buf[k].copy() for k in range(int(self.g[K.G_NBUF]))),
+                      self.on_orientations, self.found)
         self.finished = status == K.DONE
         self.at_stop = status == K.AT_STOP
         return self.finished, self.solutions - before

@@ -18,10 +18,11 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..errors import InputError
+from ..models.arrays import BoardArrays
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_edges_kernel as K
-from .edge_matching import run_roots
+from .edge_matching import hand_over, run_roots
 from .jit import warm
 
 ENGINE = "edges"
@@ -33,6 +34,18 @@ MAX_COLOURS = 64
 MAX_DOMAIN_FLAGS = 1 << 25
 
 
+def check_fits(a: BoardArrays) -> None:
+    """One-line errors for puzzles this engine's representation cannot hold."""
+    if a.n_values > MAX_COLOURS:
+        raise InputError(f"the edges engine keeps an edge's colours in one 64-bit word: at "
+                         f"most {MAX_COLOURS} colours with grey, this puzzle has {a.n_values}")
+    flags = a.n_cells * a.n_orientations
+    if flags > MAX_DOMAIN_FLAGS:
+        raise InputError(f"the edges engine keeps a flag per cell and orientation: at most "
+                         f"{MAX_DOMAIN_FLAGS:,}, this puzzle needs {a.n_cells} x "
+                         f"{a.n_orientations} = {flags:,}")
+
+
 class EdgesSearch:
     """A resumable edge-filtering search of one puzzle (its hints are the root placements)."""
 
@@ -42,14 +55,8 @@ class EdgesSearch:
         """``tiles=False`` drops the tile rules (a tile no cell can take fails, a tile only one
         cell can take claims it), leaving the Python reference's edge-filtering model."""
         a = puzzle.arrays
-        if a.n_values > MAX_COLOURS:
-            raise InputError(f"the edges engine keeps an edge's colours in one 64-bit word: at "
-                             f"most {MAX_COLOURS} colours with grey, this puzzle has {a.n_values}")
+        check_fits(a)
         n = a.n_cells
-        if n * a.n_orientations > MAX_DOMAIN_FLAGS:
-            raise InputError(f"the edges engine keeps a flag per cell and orientation: at most "
-                             f"{MAX_DOMAIN_FLAGS:,}, this puzzle needs {n} x "
-                             f"{a.n_orientations} = {n * a.n_orientations:,}")
         self.m = K.model_arrays(a.nbr, a.ori_tile, a.ori_col, a.tile_ori_start, a.n_values)
         n_ori = a.n_orientations
         n_edges = int(self.m[K.M_N_EDGES])
@@ -103,12 +110,8 @@ class EdgesSearch:
                           self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
                           self.store, np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
-            for k in range(int(self.state[K.ST_NBUF])):
-                row = self.sol_buf[k].copy()
-                if self.on_orientations is not None:
-                    self.on_orientations(row)
-                else:
-                    self.found.append(row)
+            hand_over((self.sol_buf[k].copy() for k in range(int(self.state[K.ST_NBUF]))),
+                      self.on_orientations, self.found)
         self.finished = status == K.DONE
         return self.finished, self.solutions - before
 
@@ -133,9 +136,7 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           tiles: bool = True) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by edge filtering (and the tile
     rules unless ``tiles=False``)."""
-    a = puzzle.arrays
-    if a.n_values > MAX_COLOURS or a.n_cells * a.n_orientations > MAX_DOMAIN_FLAGS:
-        EdgesSearch(puzzle)     # raises the one-line error before compiling anything
+    check_fits(puzzle.arrays)   # before compiling anything
     jit = jit_seconds()
     chain, outcome, solutions = run_roots(puzzle, roots, partial(EdgesSearch, tiles=tiles),
                                           limit=limit, time_limit=time_limit,
