@@ -74,6 +74,22 @@ def hand_over(rows: Iterable[np.ndarray], on_orientations: Callable[[np.ndarray]
             found.append(row)
 
 
+def warm_on_a_tiny_board(name: str, factory: Callable[..., Search]) -> float:
+    """Compile (or load) a numba engine's kernel by running ``factory``'s search to the end on a
+    2 x 2 board, storing solutions and counting only (``cpkit.search.jit.warm``)."""
+    from ..models.em_generator import generate
+    from .jit import warm
+
+    def run() -> None:
+        tiny = generate(2, border_colours=1, inner_colours=1, seed=0)
+        for store in (True, False):
+            search = factory(tiny, store=store, buffer=2)
+            while not search.step(10, 1)[0]:
+                pass
+
+    return warm(name, run)
+
+
 def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
               factory: Callable[..., Search], *, limit: int | None, time_limit: float | None,
               count_only: bool, on_solution: Callable[[BoardSolution], None] | None

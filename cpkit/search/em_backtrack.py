@@ -15,8 +15,7 @@ import numpy as np
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_backtrack_kernel as K
-from .edge_matching import hand_over, run_roots
-from .jit import warm
+from .edge_matching import hand_over, run_roots, warm_on_a_tiny_board
 
 ENGINE = "backtrack"
 BUFFER = 1024
@@ -111,18 +110,8 @@ class BacktrackSearch:
         return self.finished, self.solutions - before
 
 
-def _warm_up() -> None:
-    from ..models.em_generator import generate
-
-    tiny = generate(2, border_colours=1, inner_colours=1, seed=0)
-    for store in (True, False):
-        s = BacktrackSearch(tiny, store=store, buffer=2)
-        while not s.step(10, 1)[0]:
-            pass
-
-
 def jit_seconds() -> float:
-    return warm("em-backtrack", _warm_up)
+    return warm_on_a_tiny_board("em-backtrack", BacktrackSearch)
 
 
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
