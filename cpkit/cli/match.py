@@ -69,6 +69,9 @@ def add_parser(sub) -> None:
     edges.add_argument("--no-tile-rules", action="store_true",
                        help="edge filtering alone: no failure on a tile no cell can take, no "
                             "placement of a tile only one cell can take")
+    edges.add_argument("--alldifferent", action="store_true",
+                       help="add Régin's complete AllDifferent over the tiles (the paper's "
+                            "third model whole: fewer nodes, slower nodes)")
     p.add_argument("--ignore-hints", action="store_true",
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
@@ -113,7 +116,7 @@ def run(args) -> int:
                "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
     alldiff_only = {"--edge-filtering": args.edge_filtering,
                     "--no-alldifferent": args.no_alldifferent}
-    edges_only = {"--no-tile-rules": args.no_tile_rules}
+    edges_only = {"--no-tile-rules": args.no_tile_rules, "--alldifferent": args.alldifferent}
     for engine, flags in (("cp", cp_only), ("alldiff", alldiff_only), ("edges", edges_only)):
         used = [flag for flag, on in flags.items() if on]
         if args.engine != engine and used:
@@ -151,7 +154,7 @@ def run(args) -> int:
     if args.engine == "alldiff":
         options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
     if args.engine == "edges":
-        options.update(tiles=not args.no_tile_rules)
+        options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent)
     single = args.engine in ("cpsat", "alldiff", "edges")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "

@@ -4,7 +4,9 @@ between the edges and the cells' orientations, branching on the cell with the fe
 This is the paper's third model of section 6.3 (Choco with a colour variable per edge) with, in
 place of the complete AllDifferent, two counting rules on the tiles (``tl``, switchable): a tile
 no cell can take any more is a failure, and a tile only one cell can take goes there (the cell
-loses its other tiles' orientations).  Without them tiles are only pairwise different.
+loses its other tiles' orientations).  Without them tiles are only pairwise different.  On
+request (``ALLDIFF``) Régin's complete AllDifferent runs as well, which makes the paper's third
+model whole (``_alldifferent``: a matching kept from call to call, Tarjan's components).
 
 - **Domains.**  Each cell keeps the orientations (tile and rotation) it can still take, as flags
   ``dom[cell * n_ori + o]`` and a size ``size[cell]``; initially those grey exactly on the cell's
@@ -99,12 +101,26 @@ M_N_EDGES = 17
 M_N_TILES = 18
 M_HEAD = 19
 
-# The tile counters, one flat int32 array ``tl`` (``tile_counters`` builds it).
-T_ON = 0              # 1: a tile left with no cell fails, one left with one cell claims it
+# The tile counters and the AllDifferent's matching, one flat int32 array ``tl``
+# (``tile_counters`` builds it).
+T_ON = 0              # bits: RULES, ALLDIFF; the counters are kept when either is set
 T_TOP = 1             # top of the stack of tiles to look at
 T_CELL_TILE = 2       # offset: per cell and tile, the orientations of the tile in the domain
 T_STACK = 3           # offset: the stack of tiles
-T_TILE_CELLS = 4      # per tile, the cells whose domain holds it (from here, n_tiles entries)
+T_DIRTY = 4           # 1: a tile left a domain since the AllDifferent last ran
+T_STAMP = 5           # visit stamp of the augmenting-path searches
+T_AD = 6              # offset: the AllDifferent's section (A_* below, relative to it)
+T_TILE_CELLS = 7      # per tile, the cells whose domain holds it (from here, n_tiles entries)
+
+RULES = 1             # a tile left with no cell fails, one left with one cell claims it
+ALLDIFF = 2           # Régin's complete AllDifferent over the cells' tiles
+
+# The AllDifferent's section of ``tl``, in this order: the tiles by frame type (CSR, 6 starts
+# then the tiles), the matching (tile per cell, cell per tile), the visit stamp per tile, and
+# per cell Tarjan's index, low link, on-stack flag, component, the component stack and the
+# depth-first stacks (cell, position in its type's tiles, tile taken).
+A_TYPE_START = 0
+A_TYPE_TILES = 6
 
 
 @njit(cache=False, inline="always")
@@ -121,8 +137,9 @@ def _remove(m, x, o, dom, size, sup, mask, trail, top, events, n_ev, tl):
         at = ix(tl[T_CELL_TILE] + x * m[M_N_TILES] + t)
         tl[at] -= 1
         if tl[at] == 0:
+            tl[T_DIRTY] = 1
             tl[ix(T_TILE_CELLS + t)] -= 1
-            if tl[ix(T_TILE_CELLS + t)] <= 1:
+            if tl[T_ON] & RULES and tl[ix(T_TILE_CELLS + t)] <= 1:
                 tl[ix(tl[T_STACK] + tl[T_TOP])] = t
                 tl[T_TOP] += 1
     trail[ix(top)] = TR_DOM + 4 * (x * n_ori + o)
@@ -173,6 +190,144 @@ def _place(m, c, o, placed, used, dom, size, sup, mask, trail, top, events, n_ev
 
 
 @njit(cache=False)
+def _alldifferent(m, placed, dom, size, sup, mask, trail, top, events, n_ev, tl):
+    """Régin's filtering: a maximum matching of the cells to the tiles of their domains (the
+    last one, repaired, then completed by augmenting paths); none covering every cell is a
+    failure.  As many tiles as cells, so a complete matching leaves no tile free, and a cell
+    keeps a tile other than its own only if it lies on an alternating cycle: the cell and the
+    tile's matched cell in one strongly connected component of the graph cell -> (the cell
+    matched to each other tile of its domain), found by Tarjan's algorithm.  The matching is
+    not trailed: taking back a placement only adds edges, so it stays a matching.  Returns
+    (ok, trail top, events)."""
+    n_cells = m[M_N_CELLS]
+    n_tiles = m[M_N_TILES]
+    n_ori = m[M_N_ORI]
+    ct = tl[T_CELL_TILE]
+    ts = tl[T_AD] + A_TYPE_START
+    tt = tl[T_AD] + A_TYPE_TILES
+    mc = tt + n_tiles
+    mt = mc + n_cells
+    mark = mt + n_tiles
+    idx = mark + n_tiles
+    low = idx + n_cells
+    onstk = low + n_cells
+    comp = onstk + n_cells
+    sstk = comp + n_cells
+    dcell = sstk + n_cells
+    dpos = dcell + n_cells
+    dtile = dpos + n_cells
+    tl[T_DIRTY] = 0
+    for x in range(n_cells):
+        t = tl[ix(mc + x)]
+        if t >= 0 and tl[ix(ct + x * n_tiles + t)] == 0:
+            tl[ix(mc + x)] = -1
+            tl[ix(mt + t)] = -1
+    for x in range(n_cells):
+        if tl[ix(mc + x)] >= 0:
+            continue
+        if tl[T_STAMP] >= 1 << 30:
+            for t in range(n_tiles):
+                tl[ix(mark + t)] = 0
+            tl[T_STAMP] = 0
+        tl[T_STAMP] += 1
+        stamp = tl[T_STAMP]
+        d = 0
+        tl[ix(dcell)] = x
+        tl[ix(dpos)] = tl[ix(ts + m[ix(m[M_CELL_TYPE] + x)])]
+        found = False
+        while d >= 0:
+            y = tl[ix(dcell + d)]
+            p = tl[ix(dpos + d)]
+            if p == tl[ix(ts + m[ix(m[M_CELL_TYPE] + y)] + 1)]:
+                d -= 1
+                continue
+            tl[ix(dpos + d)] = p + 1
+            t = tl[ix(tt + p)]
+            if tl[ix(ct + y * n_tiles + t)] == 0 or tl[ix(mark + t)] == stamp:
+                continue
+            tl[ix(mark + t)] = stamp
+            tl[ix(dtile + d)] = t
+            z = tl[ix(mt + t)]
+            if z < 0:
+                for k in range(d + 1):      # flip the alternating path
+                    tl[ix(mc + tl[ix(dcell + k)])] = tl[ix(dtile + k)]
+                    tl[ix(mt + tl[ix(dtile + k)])] = tl[ix(dcell + k)]
+                found = True
+                break
+            d += 1
+            tl[ix(dcell + d)] = z
+            tl[ix(dpos + d)] = tl[ix(ts + m[ix(m[M_CELL_TYPE] + z)])]
+        if not found:
+            return False, top, n_ev
+    # Tarjan over the empty cells (a placed cell's only tile is its matched one).
+    for x in range(n_cells):
+        tl[ix(idx + x)] = -1
+    counter = 0
+    n_comp = 0
+    sp = 0
+    for r in range(n_cells):
+        if placed[ix(r)] >= 0 or tl[ix(idx + r)] >= 0:
+            continue
+        d = -1
+        enter = r
+        while True:
+            if enter >= 0:
+                tl[ix(idx + enter)] = counter
+                tl[ix(low + enter)] = counter
+                counter += 1
+                tl[ix(sstk + sp)] = enter
+                sp += 1
+                tl[ix(onstk + enter)] = 1
+                d += 1
+                tl[ix(dcell + d)] = enter
+                tl[ix(dpos + d)] = tl[ix(ts + m[ix(m[M_CELL_TYPE] + enter)])]
+                enter = -1
+            if d < 0:
+                break
+            y = tl[ix(dcell + d)]
+            p = tl[ix(dpos + d)]
+            if p < tl[ix(ts + m[ix(m[M_CELL_TYPE] + y)] + 1)]:
+                tl[ix(dpos + d)] = p + 1
+                t = tl[ix(tt + p)]
+                if t == tl[ix(mc + y)] or tl[ix(ct + y * n_tiles + t)] == 0:
+                    continue
+                z = tl[ix(mt + t)]
+                if tl[ix(idx + z)] < 0:
+                    enter = z
+                elif tl[ix(onstk + z)] and tl[ix(idx + z)] < tl[ix(low + y)]:
+                    tl[ix(low + y)] = tl[ix(idx + z)]
+                continue
+            if tl[ix(low + y)] == tl[ix(idx + y)]:
+                while True:
+                    sp -= 1
+                    w = tl[ix(sstk + sp)]
+                    tl[ix(onstk + w)] = 0
+                    tl[ix(comp + w)] = n_comp
+                    if w == y:
+                        break
+                n_comp += 1
+            d -= 1
+            if d >= 0 and tl[ix(low + y)] < tl[ix(low + tl[ix(dcell + d)])]:
+                tl[ix(low + tl[ix(dcell + d)])] = tl[ix(low + y)]
+    # A tile whose edge joins two components is in no complete matching.
+    for x in range(n_cells):
+        if placed[ix(x)] >= 0:
+            continue
+        ty = m[ix(m[M_CELL_TYPE] + x)]
+        for p in range(tl[ix(ts + ty)], tl[ix(ts + ty + 1)]):
+            t = tl[ix(tt + p)]
+            if t == tl[ix(mc + x)] or tl[ix(ct + x * n_tiles + t)] == 0:
+                continue
+            if tl[ix(comp + x)] != tl[ix(comp + tl[ix(mt + t)])]:
+                for q in range(m[ix(m[M_TILE_START] + t)], m[ix(m[M_TILE_START] + t + 1)]):
+                    if dom[ix(x * n_ori + q)]:
+                        top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top,
+                                            events, n_ev, tl)
+    tl[T_DIRTY] = 0     # its own removals leave the matching complete
+    return True, top, n_ev
+
+
+@njit(cache=False)
 def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl,
                counters):
     """Process the queued events and place the cells left with one orientation, to the fixed
@@ -216,6 +371,12 @@ def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, 
                     if dom[ix(x * n_ori + q)] and m[ix(m[M_ORI_TILE] + q)] != t:
                         top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top,
                                             events, n_ev, tl)
+            continue
+        if tl[T_ON] & ALLDIFF and tl[T_DIRTY]:
+            ok, top, n_ev = _alldifferent(m, placed, dom, size, sup, mask, trail, top, events,
+                                          n_ev, tl)
+            if not ok:
+                return False, top
             continue
         # Every domain is arc consistent now: place one cell left with a single orientation.
         single = -1
@@ -293,7 +454,8 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             ok = True
             n_ev = 0
             tl[T_TOP] = 0
-            if tl[T_ON]:
+            tl[T_DIRTY] = 1
+            if tl[T_ON] & RULES:
                 for t in range(m[M_N_TILES]):
                     if tl[ix(T_TILE_CELLS + t)] <= 1:
                         tl[ix(tl[T_STACK] + tl[T_TOP])] = t
@@ -461,16 +623,31 @@ def initial_domains(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return dom.ravel(), size, sup.ravel()
 
 
-def tile_counters(m: np.ndarray, dom: np.ndarray, on: bool) -> np.ndarray:
-    """The ``tl`` array of ``search`` for the domains ``dom`` (the T_* layout); ``on`` switches
-    the tile rules, and with them the upkeep of the counters."""
+def tile_counters(m: np.ndarray, dom: np.ndarray, rules: bool,
+                  alldifferent: bool = False) -> np.ndarray:
+    """The ``tl`` array of ``search`` for the domains ``dom`` (the T_* and A_* layout):
+    ``rules`` switches the tile rules, ``alldifferent`` Régin's filtering; the counters are
+    kept when either is on."""
     n_cells, n_ori, n_tiles = int(m[M_N_CELLS]), int(m[M_N_ORI]), int(m[M_N_TILES])
     ori_tile = m[m[M_ORI_TILE]:m[M_ORI_TILE] + n_ori]
     cell_tile = np.zeros((n_cells, n_tiles), dtype=np.int64)
     for c in range(n_cells):
         np.add.at(cell_tile[c], ori_tile[dom[c * n_ori:(c + 1) * n_ori] == 1], 1)
     tile_cells = (cell_tile > 0).sum(axis=0)
-    head = np.array([int(on), 0, T_TILE_CELLS + n_tiles,
-                     T_TILE_CELLS + n_tiles + n_cells * n_tiles], dtype=np.int64)
+    # A tile's frame type is its number of grey sides, as a cell's is its number of frame sides.
+    ori_col = m[m[M_ORI_COL]:m[M_ORI_COL] + 4 * n_ori].reshape(n_ori, 4)
+    first = m[m[M_TILE_START]:m[M_TILE_START] + n_tiles]
+    tile_type = (ori_col[first] == 0).sum(axis=1)
+    type_tiles = np.argsort(tile_type, kind="stable")
+    type_start = np.concatenate([[0], np.cumsum(np.bincount(tile_type, minlength=5)[:5])])
+    matching = np.full(n_cells + n_tiles, -1, dtype=np.int64)
+    scratch = np.zeros(n_tiles + 8 * n_cells, dtype=np.int64)
+    alldiff = np.concatenate([type_start, type_tiles, matching, scratch])
     stack = np.zeros(2 * n_tiles + 8, dtype=np.int64)
-    return np.concatenate([head, tile_cells, cell_tile.ravel(), stack]).astype(np.int32)
+    at_cell_tile = T_TILE_CELLS + n_tiles
+    at_stack = at_cell_tile + n_cells * n_tiles
+    at_alldiff = at_stack + len(stack)
+    head = np.array([RULES * rules + ALLDIFF * alldifferent, 0, at_cell_tile, at_stack, 0, 0,
+                     at_alldiff], dtype=np.int64)
+    return np.concatenate([head, tile_cells, cell_tile.ravel(), stack, alldiff]
+                          ).astype(np.int32)

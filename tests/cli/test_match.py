@@ -45,6 +45,14 @@ def test_json_summary_is_the_last_line(capsys, engine):
     assert ("propagated" in summary) == (engine in ("cp", "alldiff", "edges"))
 
 
+def test_the_edges_engine_takes_the_complete_alldifferent(capsys):
+    status, out, _ = run(capsys, "match", SMALL, "--engine", "edges", "--alldifferent",
+                         "--unique", "raw", "--count-only", "--json")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert status == 0 and summary["options"]["alldifferent"] is True
+    assert summary["solutions"] == MANIFEST[SMALL.name]["counts"]["raw"]
+
+
 def test_solutions_print_as_boards_that_verify(capsys):
     puzzle = read_edge_matching(SMALL)
     status, out, _ = run(capsys, "match", SMALL, "--show", "2", "--unique", "raw")
@@ -99,6 +107,8 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--edge-filtering"], "--edge-filtering applies to the alldiff engine, not cp"),
     ([SMALL, "--engine", "edges", "--workers", "2"], "edges engine runs in one process"),
     ([SMALL, "--no-tile-rules"], "--no-tile-rules applies to the edges engine, not cp"),
+    ([SMALL, "--engine", "alldiff", "--alldifferent"],
+     "--alldifferent applies to the edges engine, not alldiff"),
 ])
 def test_errors_are_one_line(capsys, args, match):
     one_line_error(capsys, "match", *args, match=match)

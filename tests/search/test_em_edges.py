@@ -52,6 +52,19 @@ def test_without_tile_rules_it_makes_the_python_references_nodes(n, border, inne
 
 
 @pytest.mark.parametrize("n, border, inner, seed", BOARDS)
+def test_with_the_alldifferent_it_makes_the_python_third_models_nodes(n, border, inner, seed):
+    # Both reach the one greatest fixed point of edge filtering and Régin's filtering, and
+    # branch alike, so the trees are the same (the tile rules add nothing to the AllDifferent).
+    puzzle = generate(n, border_colours=border, inner_colours=inner, seed=seed)
+    for unique in ("rotation", "raw"):
+        ours = solve(puzzle, engine="edges", unique=unique, alldifferent=True)
+        reference = solve(puzzle, engine="alldiff", unique=unique, edges=True, count_only=True)
+        assert ours.complete and ours.count == reference.count > 0
+        assert ours.stats.nodes == reference.stats.nodes
+        assert all(verify_board(puzzle, s) == [] for s in ours.solutions)
+
+
+@pytest.mark.parametrize("n, border, inner, seed", BOARDS)
 def test_with_tile_rules_counts_agree_with_the_brute_force(n, border, inner, seed):
     puzzle = generate(n, border_colours=border, inner_colours=inner, seed=seed)
     for unique in ("rotation", "raw"):
@@ -89,19 +102,31 @@ def _assert_counters_match_domains(search: EdgesSearch) -> None:
                 assert (sup[c, s] == expected).all()
     tl = search.tl
     if not tl[K.T_ON]:
-        return          # the tile counters are kept only for the tile rules
+        return          # the tile counters are kept only for the tile rules and AllDifferent
     cell_tile = tl[tl[K.T_CELL_TILE]:][:n_cells * n_tiles].reshape(n_cells, n_tiles)
     for c in range(n_cells):
         assert (cell_tile[c] == np.bincount(ori_tile[dom[c]], minlength=n_tiles)).all()
     assert (tl[K.T_TILE_CELLS:][:n_tiles] == (cell_tile > 0).sum(axis=0)).all()
+    if not tl[K.T_ON] & K.ALLDIFF:
+        return
+    # The matching survives every undo: its pairs are in the domains, and it is one-to-one.
+    at = tl[K.T_AD] + K.A_TYPE_TILES + n_tiles
+    tile_of, cell_of = tl[at:][:n_cells], tl[at + n_cells:][:n_tiles]
+    for c in range(n_cells):
+        if tile_of[c] >= 0:
+            assert cell_tile[c, tile_of[c]] > 0 and cell_of[tile_of[c]] == c
+    for t in range(n_tiles):
+        if cell_of[t] >= 0:
+            assert tile_of[cell_of[t]] == t
 
 
-@pytest.mark.parametrize("tiles", [True, False])
-def test_counters_follow_the_domains_through_every_undo_and_a_resumed_search_agrees(tiles):
+@pytest.mark.parametrize("tiles, alldifferent", [(True, False), (False, False), (True, True)])
+def test_counters_follow_the_domains_through_every_undo_and_a_resumed_search_agrees(
+        tiles, alldifferent):
     puzzle = generate(5, border_colours=3, inner_colours=3, seed=51)
-    whole = EdgesSearch(puzzle, store=False, tiles=tiles)
+    whole = EdgesSearch(puzzle, store=False, tiles=tiles, alldifferent=alldifferent)
     assert whole.step(1 << 40, 1 << 40)[0]
-    pieces = EdgesSearch(puzzle, store=False, tiles=tiles)
+    pieces = EdgesSearch(puzzle, store=False, tiles=tiles, alldifferent=alldifferent)
     steps = 0
     while not pieces.step(1 << 40, 97)[0]:
         steps += 1
