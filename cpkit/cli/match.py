@@ -8,6 +8,7 @@ from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
 from ..search import supported
 from ..search._em_cp_kernel import HEURISTICS
+from ..search.edge_matching import CELL_RULES
 from ..search.em_cp import DEFAULT_HEURISTIC, DEFAULT_SHAVE
 from . import long_runs
 from .common import HelpFormatter, add_run_options, announce_compiles, finish
@@ -72,6 +73,10 @@ def add_parser(sub) -> None:
     edges.add_argument("--alldifferent", action="store_true",
                        help="add Régin's complete AllDifferent over the tiles (the paper's "
                             "third model whole: fewer nodes, slower nodes)")
+    edges.add_argument("--branching", default=None, choices=CELL_RULES,
+                       help="the cell to branch on: the smallest ratio of orientations to "
+                            "empty neighbours (dom-ddeg, the default) or the smallest domain "
+                            "(min-domain, the paper's rule)")
     p.add_argument("--ignore-hints", action="store_true",
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
@@ -116,7 +121,8 @@ def run(args) -> int:
                "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
     alldiff_only = {"--edge-filtering": args.edge_filtering,
                     "--no-alldifferent": args.no_alldifferent}
-    edges_only = {"--no-tile-rules": args.no_tile_rules, "--alldifferent": args.alldifferent}
+    edges_only = {"--no-tile-rules": args.no_tile_rules, "--alldifferent": args.alldifferent,
+                  "--branching": args.branching is not None}
     for engine, flags in (("cp", cp_only), ("alldiff", alldiff_only), ("edges", edges_only)):
         used = [flag for flag, on in flags.items() if on]
         if args.engine != engine and used:
@@ -154,7 +160,8 @@ def run(args) -> int:
     if args.engine == "alldiff":
         options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
     if args.engine == "edges":
-        options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent)
+        options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent,
+                       branching=args.branching or CELL_RULES[0])
     single = args.engine in ("cpsat", "alldiff", "edges")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "

@@ -23,6 +23,12 @@ from ..result import Result
 from .driver import DriveOutcome, drive
 
 
+#: How the engines that branch on the smallest domain (``edges``, ``alldiff``) pick the cell:
+#: the smallest ratio of domain size to empty neighbours (dom/ddeg), or the smallest domain (the
+#: paper's Choco models).
+CELL_RULES = ("dom-ddeg", "min-domain")
+
+
 class Search(Protocol):
     """A resumable search over one root (see ``cpkit.search.driver.drive``)."""
 

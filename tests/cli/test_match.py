@@ -45,11 +45,13 @@ def test_json_summary_is_the_last_line(capsys, engine):
     assert ("propagated" in summary) == (engine in ("cp", "alldiff", "edges"))
 
 
-def test_the_edges_engine_takes_the_complete_alldifferent(capsys):
+def test_the_edges_engine_takes_the_complete_alldifferent_and_the_papers_branching(capsys):
     status, out, _ = run(capsys, "match", SMALL, "--engine", "edges", "--alldifferent",
-                         "--unique", "raw", "--count-only", "--json")
+                         "--branching", "min-domain", "--unique", "raw", "--count-only",
+                         "--json")
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and summary["options"]["alldifferent"] is True
+    assert summary["options"]["branching"] == "min-domain"
     assert summary["solutions"] == MANIFEST[SMALL.name]["counts"]["raw"]
 
 
@@ -109,6 +111,7 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--no-tile-rules"], "--no-tile-rules applies to the edges engine, not cp"),
     ([SMALL, "--engine", "alldiff", "--alldifferent"],
      "--alldifferent applies to the edges engine, not alldiff"),
+    ([SMALL, "--branching", "min-domain"], "--branching applies to the edges engine, not cp"),
 ])
 def test_errors_are_one_line(capsys, args, match):
     one_line_error(capsys, "match", *args, match=match)
