@@ -9,8 +9,8 @@ nodes per second on a 10 x 10 board; this engine runs the same filtering in numb
 thousand nodes per second) with two cheap tile rules in place of the complete AllDifferent;
 without them it makes exactly the reference's nodes (the tests compare them, under both
 branching rules).  With ``alldifferent=True`` (``--alldifferent``) it adds Régin's complete
-AllDifferent and makes the nodes of the reference's whole third model: 1.1 to 1.5 times fewer
-on the paper's boards, each 1.2 to 1.8 times dearer, so it is not the default.
+AllDifferent and makes the nodes of the reference's whole third model: 1.04 to 1.2 times fewer
+on the paper's boards, each 1.7 to 2 times dearer, so it is not the default.
 
 It branches by dom/ddeg (the smallest ratio of orientations to empty neighbours) rather than the
 paper's minDomain (``branching="min-domain"``): on the paper's ten Table 2 boards 1.0 to 3.5
