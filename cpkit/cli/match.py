@@ -10,6 +10,7 @@ from ..search import supported
 from ..search._em_cp_kernel import HEURISTICS
 from ..search.edge_matching import CELL_RULES
 from ..search.em_cp import DEFAULT_HEURISTIC, DEFAULT_SHAVE
+from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
 from .common import HelpFormatter, add_run_options, announce_compiles, finish
 
@@ -161,7 +162,7 @@ def run(args) -> int:
         options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
     if args.engine == "edges":
         options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent,
-                       branching=args.branching or CELL_RULES[0])
+                       branching=args.branching or DEFAULT_BRANCHING)
     single = args.engine in ("cpsat", "alldiff", "edges")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "

@@ -13,9 +13,9 @@ AllDifferent and makes the nodes of the reference's whole third model: 1.04 to 1
 on the paper's boards, each 1.7 to 2 times dearer, so it is not the default.
 
 It branches by dom/ddeg (the smallest ratio of orientations to empty neighbours) rather than the
-paper's minDomain (``branching="min-domain"``): on the paper's ten Table 2 boards 1.0 to 3.5
-times fewer nodes (E_10_8: 21,226 against 74,817), and fewer than the paper's Choco model on
-most of them.
+paper's minDomain (``branching="min-domain"``): on the paper's ten Table 2 boards up to 3.5 times
+fewer nodes (E_10_8: 21,226 against 74,817; E_10_17 alone 9% more), fewer than the paper's own
+Choco model on E_10_5, E_10_7 and E_10_8.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from . import _em_edges_kernel as K
 from .edge_matching import CELL_RULES, hand_over, run_roots, warm_on_a_tiny_board
 
 ENGINE = "edges"
+#: dom/ddeg: fewer nodes than the paper's minDomain on nine of its ten Table 2 boards.
+DEFAULT_BRANCHING = "dom-ddeg"
 BUFFER = 1024
 #: Edge colours are bits of one 64-bit word.
 MAX_COLOURS = 64
@@ -59,7 +61,7 @@ class EdgesSearch:
     def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True, buffer: int = BUFFER,
                  on_orientations: Callable[[np.ndarray], None] | None = None,
                  tiles: bool = True, alldifferent: bool = False,
-                 branching: str = "dom-ddeg"):
+                 branching: str = DEFAULT_BRANCHING):
         """``tiles=False`` drops the tile rules (a tile no cell can take fails, a tile only one
         cell can take claims it), leaving the Python reference's edge-filtering model;
         ``alldifferent=True`` adds Régin's complete AllDifferent, the reference's third model
@@ -136,7 +138,7 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
           on_solution: Callable[[BoardSolution], None] | None = None,
           tiles: bool = True, alldifferent: bool = False,
-          branching: str = "dom-ddeg") -> Result:
+          branching: str = DEFAULT_BRANCHING) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by edge filtering, the tile rules
     unless ``tiles=False`` and the complete AllDifferent if ``alldifferent``, branching by the
     rule ``branching`` (``CELL_RULES``)."""
