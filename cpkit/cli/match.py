@@ -163,11 +163,11 @@ def run(args) -> int:
     if args.engine == "edges":
         options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent,
                        branching=args.branching or DEFAULT_BRANCHING)
-    single = args.engine in ("cpsat", "alldiff", "edges")
+    single = args.engine in ("cpsat", "alldiff")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "
-                         f"--monte-carlo, --checkpoint and --scheduler apply to cp and "
-                         f"backtrack")
+                         f"--monte-carlo, --checkpoint and --scheduler apply to cp, "
+                         f"backtrack and edges")
     if args.monte_carlo:
         return long_runs.monte_carlo(puzzle, args, options, None)
     if single and not (args.scheduler or args.checkpoint or args.resume):

@@ -30,6 +30,7 @@ SPLITTERS: dict[tuple[str, str], str] = {
     ("tiling", "fila"): "cpkit.parallel.hybrid:prepare_fila",
     ("edge_matching", "cp"): "cpkit.parallel.edge_matching:prepare_cp",
     ("edge_matching", "backtrack"): "cpkit.parallel.edge_matching:prepare_backtrack",
+    ("edge_matching", "edges"): "cpkit.parallel.edge_matching:prepare_edges",
 }
 
 

@@ -1,4 +1,5 @@
-"""The edge-matching engines (ColorPair CP and brute force) as ``Splittable`` searches.
+"""The edge-matching engines (ColorPair CP, brute force, edge filtering) as ``Splittable``
+searches.
 
 A path starts with the symmetry root searched (``EdgeMatchingPuzzle.symmetry_roots``: one or
 two on most boards), then lists the placements the engine chose on the way down, each as
@@ -9,8 +10,10 @@ of one cell, so sibling subtrees share no solution).  The frontier search is the
 search told to stop on entering any node reached by the given number of choices
 (``stop_after``), so subproblems follow the engine's own branching.
 
-Counts are exact for both engines.  Nodes add up exactly for the brute force (its order is
-fixed; a fixed cell costs no node, as a hint).  For the CP engine the sum can differ from the
+Counts are exact for every engine.  Nodes add up exactly for the brute force (its order is
+fixed; a fixed cell costs no node, as a hint) and for the edge-filtering engine (its filters
+reach the one greatest fixed point whatever the order, and its cell choice depends on the
+domains alone; with the complete AllDifferent too).  For the CP engine the sum can differ from the
 sequential run's: a subproblem propagates its placements from scratch (the same fixed point,
 but the order of a cell's pattern class, which breaks ties in the choice of cell, may differ);
 no backjump crosses a split node (the frontier treats it as holding a solution); and shaving
@@ -27,7 +30,8 @@ import numpy as np
 from ..errors import InputError
 from ..models.edge_matching import EdgeMatchingPuzzle
 from ..result import Result, Stats
-from ..search import em_backtrack, em_cp
+from ..search import em_backtrack, em_cp, em_edges
+from ..search.edge_matching import CELL_RULES
 from ..search.driver import drive
 from ..search.edge_matching import check_options
 from .dlx import worker_id
@@ -38,7 +42,10 @@ CP_OPTIONS = dict(heuristic=em_cp.DEFAULT_HEURISTIC, contradiction=True, instant
                   preemption=True, opposite=True, backjump=em_cp.DEFAULT_BACKJUMP,
                   shave=em_cp.DEFAULT_SHAVE, shared_edge=em_cp.DEFAULT_SHARED_EDGE,
                   cycles=em_cp.DEFAULT_CYCLES)
+#: The edge-filtering engine's options (``em_edges.solve``'s keywords) and their defaults.
+EDGES_OPTIONS = dict(tiles=True, alldifferent=False, branching=em_edges.DEFAULT_BRANCHING)
 PATTERN_KEYS = tuple(f"pattern_{k}_decisions" for k in range(1, 5))
+MODULES = {"cp": em_cp, "backtrack": em_backtrack, "edges": em_edges}
 
 
 class EdgeMatchingTree:
@@ -63,8 +70,7 @@ class EdgeMatchingTree:
             self.roots.append(([int(c) for c in b.hint_cell], [int(o) for o in b.hint_ori]))
         free = min((a.n_cells - len(cells) for cells, _ in self.roots), default=0)
         self.max_depth = 1 + free
-        module = em_cp if engine == "cp" else em_backtrack
-        self.jit_seconds = module.jit_seconds()
+        self.jit_seconds = MODULES[engine].jit_seconds()
 
     # ------------------------------------------------------------------ helpers
     def _search(self, path: Path, store: bool, sink: Callable[[np.ndarray], None]):
@@ -84,6 +90,9 @@ class EdgeMatchingTree:
         if self.engine == "cp":
             return em_cp.CpSearch(self.puzzle, store=store, on_orientations=sink,
                                   placements=placements, **self.engine_options)
+        if self.engine == "edges":
+            return em_edges.EdgesSearch(self.puzzle, store=store, on_orientations=sink,
+                                        placements=placements, **self.engine_options)
         return em_backtrack.BacktrackSearch(self.puzzle, store=store, on_orientations=sink,
                                             placements=placements)
 
@@ -105,7 +114,7 @@ class EdgeMatchingTree:
     def _part(self, searches: list, count: int, complete: bool, seconds: float,
               solutions: list[list[int]], cpu_start: float) -> Part:
         extra: dict[str, int] = {}
-        if self.engine == "cp":
+        if self.engine != "backtrack":
             for s in searches:
                 for key, value in s.statistics().items():
                     if isinstance(value, list):
@@ -201,7 +210,7 @@ class EdgeMatchingTree:
         extra: dict[str, Any] = {k: v for k, v in total.extra.items() if k not in PATTERN_KEYS}
         if self.engine == "cp":
             extra["pattern_decisions"] = [int(total.extra.get(k, 0)) for k in PATTERN_KEYS]
-        engine = em_cp.ENGINE if self.engine == "cp" else em_backtrack.ENGINE
+        engine = MODULES[self.engine].ENGINE
         options: dict[str, Any] = dict(self.engine_options)
         options.update(unique=self.unique, roots=len(self.roots))
         result = Result("edge_matching", engine, self.puzzle.effective_unique(self.unique),
@@ -225,6 +234,13 @@ def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
         if engine_options["heuristic"] not in em_cp.K.HEURISTICS:
             raise InputError(f"unknown heuristic {engine_options['heuristic']!r}; expected one "
                              f"of {', '.join(em_cp.K.HEURISTICS)}")
+    if engine == "edges":
+        for key, default in EDGES_OPTIONS.items():
+            engine_options[key] = options.pop(key, default)
+        if engine_options["branching"] not in CELL_RULES:
+            raise InputError(f"unknown branching rule {engine_options['branching']!r}; "
+                             f"expected one of {', '.join(CELL_RULES)}")
+        em_edges.check_fits(model.arrays)
     if options:
         raise InputError(f"the {engine} engine takes no option {', '.join(sorted(options))}")
     return EdgeMatchingTree(model, engine, unique, engine_options)
@@ -236,3 +252,7 @@ def prepare_cp(model: EdgeMatchingPuzzle, options: dict[str, Any]) -> EdgeMatchi
 
 def prepare_backtrack(model: EdgeMatchingPuzzle, options: dict[str, Any]) -> EdgeMatchingTree:
     return _prepare(model, options, "backtrack")
+
+
+def prepare_edges(model: EdgeMatchingPuzzle, options: dict[str, Any]) -> EdgeMatchingTree:
+    return _prepare(model, options, "edges")

@@ -59,13 +59,15 @@ DOM_DDEG = 1
 DONE = 0
 BUFFER_FULL = 1
 BUDGET_SPENT = 2
+AT_STOP = 3           # entered a node at the stop level (split runs)
 
 # State vector.
 ST_LEVEL = 0
 ST_PC = 1
 ST_NBUF = 2
 ST_TRAIL = 3          # trail top
-STATE_SIZE = 4
+ST_STOP = 4           # stop on entering a node this many decisions deep (0: never)
+STATE_SIZE = 5
 
 # Counters.
 CT_SOLUTIONS = 0
@@ -477,7 +479,8 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
     and ``sup`` start as the frame-filtered domains (``initial_domains``), ``mask`` with every
     colour on every edge.  ``roots`` holds (cell, orientation) pairs placed before the search
     (the hints); solutions are buffered as the orientation of each cell.  ``branching`` is
-    ``DOM_DDEG`` or ``MIN_DOMAIN``."""
+    ``DOM_DDEG`` or ``MIN_DOMAIN``.  With ``state[ST_STOP]`` > 0 a node that many decisions
+    deep returns AT_STOP before any work on it, and resuming skips it."""
     n_cells = m[M_N_CELLS]
     n_ori = m[M_N_ORI]
     v = m[M_V]
@@ -532,6 +535,16 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             level = 0
             pc = PC_ENTER
         elif pc == PC_ENTER:
+            if level == state[ST_STOP] and level > 0:
+                # A split run's frontier: leave the node unsearched; resuming leaves it.
+                r = level * LV_STRIDE
+                lv[ix(r + L_CELL)] = -1
+                lv[ix(r + L_PTR)] = level * cand_stride
+                lv[ix(r + L_END)] = level * cand_stride
+                lv[ix(r + L_MARK)] = top
+                pc = PC_TRY
+                status = AT_STOP
+                break
             best = _choose_cell(m, placed, size, branching)
             if best < 0:
                 counters[CT_SOLUTIONS] += 1

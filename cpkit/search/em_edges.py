@@ -61,11 +61,13 @@ class EdgesSearch:
     def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True, buffer: int = BUFFER,
                  on_orientations: Callable[[np.ndarray], None] | None = None,
                  tiles: bool = True, alldifferent: bool = False,
-                 branching: str = DEFAULT_BRANCHING):
+                 branching: str = DEFAULT_BRANCHING,
+                 placements: tuple[Sequence[int], Sequence[int]] | None = None):
         """``tiles=False`` drops the tile rules (a tile no cell can take fails, a tile only one
         cell can take claims it), leaving the Python reference's edge-filtering model;
         ``alldifferent=True`` adds Régin's complete AllDifferent, the reference's third model
-        whole; ``branching`` is one of ``CELL_RULES``."""
+        whole; ``branching`` is one of ``CELL_RULES``.  ``placements`` (cells, orientations)
+        replaces the puzzle's hints as the root placements (a split run's subproblem)."""
         a = puzzle.arrays
         check_fits(a)
         n = a.n_cells
@@ -74,8 +76,8 @@ class EdgesSearch:
         n_edges = int(self.m[K.M_N_EDGES])
         self.dom, self.size, self.sup = K.initial_domains(self.m)
         self.tl = K.tile_counters(self.m, self.dom, tiles, alldifferent)
-        self.roots = np.array([v for pair in zip(a.hint_cell, a.hint_ori) for v in pair],
-                              dtype=np.int32)
+        cells, oris = (a.hint_cell, a.hint_ori) if placements is None else placements
+        self.roots = np.array([v for pair in zip(cells, oris) for v in pair], dtype=np.int32)
         self.placed = np.full(n, -1, dtype=np.int32)
         self.used = np.zeros(a.n_tiles, dtype=np.uint8)
         self.mask = np.full(max(n_edges, 1), (1 << a.n_values) - 1, dtype=np.uint64)
@@ -95,6 +97,7 @@ class EdgesSearch:
         self.on_orientations = on_orientations
         self.found: list[np.ndarray] = []
         self.finished = False
+        self.at_stop = False
 
     @property
     def solutions(self) -> int:
@@ -112,6 +115,23 @@ class EdgesSearch:
     def fails(self) -> int:
         return int(self.counters[K.CT_FAILS])
 
+    def statistics(self) -> dict[str, int]:
+        return {"propagated": self.propagated, "fails": self.fails}
+
+    def stop_after(self, decisions: int) -> None:
+        """Stop at every node reached by ``decisions`` branching placements (``at_stop`` is
+        then True after ``step``; ``decisions()`` lists them) and leave it unsearched; 0: never
+        stop."""
+        self.state[K.ST_STOP] = max(0, int(decisions))
+
+    def decisions(self) -> list[tuple[int, int]]:
+        """The (cell, orientation) placed by branching at each level above the current one."""
+        out = []
+        for level in range(int(self.state[K.ST_LEVEL])):
+            r = level * K.LV_STRIDE
+            out.append((int(self.lv[r + K.L_CELL]), int(self.cand[self.lv[r + K.L_PTR] - 1])))
+        return out
+
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
             return True, 0
@@ -127,6 +147,7 @@ class EdgesSearch:
             hand_over((self.sol_buf[k].copy() for k in range(int(self.state[K.ST_NBUF]))),
                       self.on_orientations, self.found)
         self.finished = status == K.DONE
+        self.at_stop = status == K.AT_STOP
         return self.finished, self.solutions - before
 
 

@@ -55,6 +55,17 @@ def test_the_edges_engine_takes_the_complete_alldifferent_and_the_papers_branchi
     assert summary["solutions"] == MANIFEST[SMALL.name]["counts"]["raw"]
 
 
+def test_the_edges_engine_splits_over_two_workers_with_the_same_nodes(capsys):
+    board = EM / "gen_6_b4i5_s3.txt"
+    args = ("match", board, "--engine", "edges", "--count-only", "--json")
+    one = json.loads(run(capsys, *args)[1].strip().splitlines()[-1])
+    status, out, _ = run(capsys, *args, "--workers", "2", "--subproblems", "16")
+    two = json.loads(out.strip().splitlines()[-1])
+    assert status == 0 and two["workers"] == 2 and two["subproblems"] >= 16
+    assert (two["solutions"], two["nodes"]) == (one["solutions"], one["nodes"])
+    assert two["solutions"] == MANIFEST[board.name]["counts"]["rotation"]
+
+
 def test_solutions_print_as_boards_that_verify(capsys):
     puzzle = read_edge_matching(SMALL)
     status, out, _ = run(capsys, "match", SMALL, "--show", "2", "--unique", "raw")
@@ -107,7 +118,6 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--render", "x.gif"], ".png or .svg"),
     ([SMALL, "--engine", "alldiff", "--workers", "2"], "alldiff engine runs in one process"),
     ([SMALL, "--edge-filtering"], "--edge-filtering applies to the alldiff engine, not cp"),
-    ([SMALL, "--engine", "edges", "--workers", "2"], "edges engine runs in one process"),
     ([SMALL, "--no-tile-rules"], "--no-tile-rules applies to the edges engine, not cp"),
     ([SMALL, "--engine", "alldiff", "--alldifferent"],
      "--alldifferent applies to the edges engine, not alldiff"),

@@ -1,6 +1,7 @@
-"""The edge-matching subproblem protocol (CP and brute force): split runs give the sequential
-count at every depth and under every counting mode (the brute force also its node count and
-solution order), probes are Knuth's unbiased estimator, and foreign paths are refused."""
+"""The edge-matching subproblem protocol (CP, brute force, edge filtering): split runs give the
+sequential count at every depth and under every counting mode (the brute force and the edges
+engine also its node count and solution order), probes are Knuth's unbiased estimator, and
+foreign paths are refused."""
 
 from __future__ import annotations
 
@@ -21,7 +22,11 @@ from tests.strategies import edge_matching_puzzles
 pytestmark = pytest.mark.kernel
 
 MANIFEST = json.loads((EDGE_MATCHING / "manifest.json").read_text())
-PREPARE = {"cp": split_em.prepare_cp, "backtrack": split_em.prepare_backtrack}
+PREPARE = {"cp": split_em.prepare_cp, "backtrack": split_em.prepare_backtrack,
+           "edges": split_em.prepare_edges}
+ENGINES = sorted(PREPARE)
+#: Engines whose tree does not depend on how it was reached: split nodes add up exactly.
+EXACT = ("backtrack", "edges")
 
 
 def split_result(puzzle, engine: str, options: dict, depth: int, store: bool = False):
@@ -32,7 +37,7 @@ def split_result(puzzle, engine: str, options: dict, depth: int, store: bool = F
     return frontier, merged
 
 
-@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("unique", ["rotation", "raw"])
 @pytest.mark.parametrize("depth", [1, 2, 3, 5])
 def test_split_equals_sequential(em_instance, engine, unique, depth):
@@ -42,24 +47,36 @@ def test_split_equals_sequential(em_instance, engine, unique, depth):
     assert merged.count == sequential.count > 0
     assert merged.unique == sequential.unique and merged.engine == sequential.engine
     assert all(len(p) == depth for p in frontier.paths)
-    if engine == "backtrack":
+    if engine in EXACT:
         assert merged.stats.nodes == sequential.stats.nodes
     if depth > 1:
         assert len(frontier.paths) > len(puzzle.symmetry_roots(unique))
 
 
-@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_split_solutions_are_the_sequential_ones(em_instance, engine):
-    """The brute force's order is fixed, so the merged order is the sequential one; the CP
-    engine's subproblems may break ties in another order, so only the set is the same."""
+    """The brute force's and the edges engine's trees do not depend on the way in, so the
+    merged order is the sequential one; the CP engine's subproblems may break ties in another
+    order, so only the set is the same."""
     puzzle = em_instance("gen_4_b2i3_s2.txt")
     sequential = solve(puzzle, engine=engine, unique="raw")
     _, merged = split_result(puzzle, engine, {"unique": "raw"}, 3, store=True)
     assert len(merged.solutions) == sequential.count == 192
-    if engine == "backtrack":
+    if engine in EXACT:
         assert merged.solutions == sequential.solutions
     else:
         assert set(merged.solutions) == set(sequential.solutions)
+
+
+@pytest.mark.parametrize("options", [{"alldifferent": True}, {"branching": "min-domain"},
+                                     {"tiles": False}])
+def test_edges_options_reach_the_subproblems(em_instance, options):
+    puzzle = em_instance("gen_5_b3i4_s3.txt")
+    sequential = solve(puzzle, engine="edges", count_only=True, **options)
+    _, merged = split_result(puzzle, "edges", dict(options, unique="rotation"), 3)
+    assert (merged.count, merged.stats.nodes) == (sequential.count, sequential.stats.nodes)
+    for key, value in options.items():
+        assert merged.options[key] == value
 
 
 @pytest.mark.parametrize("options", [{"backjump": False}, {"shave": 2},
@@ -77,16 +94,16 @@ def test_cp_options_reach_the_subproblems(em_instance, options):
 @given(edge_matching_puzzles(sides=(3, 4)))
 def test_random_puzzles_split_like_sequential(puzzle):
     """Random boards, some oblong (two roots), some with a hint (one root, 'hints')."""
-    for engine in ("cp", "backtrack"):
+    for engine in ENGINES:
         sequential = solve(puzzle, engine=engine, count_only=True)
         _, merged = split_result(puzzle, engine, {"unique": "rotation"}, 3)
         assert merged.count == sequential.count
         assert merged.unique == sequential.unique
-        if engine == "backtrack":
+        if engine in EXACT:
             assert merged.stats.nodes == sequential.stats.nodes
 
 
-@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("stop", [None, 2, 4])
 def test_knuth_estimator_is_exactly_unbiased(engine, stop):
     """Averaged over all random paths, the probes' solution estimate is the count; for the
@@ -99,7 +116,7 @@ def test_knuth_estimator_is_exactly_unbiased(engine, stop):
     nodes, sols = exact_expectation(tree, [], stop)
     assert sequential.count > 0
     assert sols == pytest.approx(sequential.count, rel=1e-9)
-    if engine == "backtrack":
+    if engine in EXACT:
         assert nodes == pytest.approx(sequential.stats.nodes, rel=1e-9)
 
 
@@ -115,16 +132,18 @@ def test_foreign_paths_and_options_are_refused(em_instance):
         split_em.prepare_backtrack(em_instance("gen_4_b2i3_s2.txt"), {"heuristic": "min-offer"})
     with pytest.raises(InputError, match="unknown heuristic"):
         split_em.prepare_cp(em_instance("gen_4_b2i3_s2.txt"), {"heuristic": "best"})
+    with pytest.raises(InputError, match="unknown branching rule"):
+        split_em.prepare_edges(em_instance("gen_4_b2i3_s2.txt"), {"branching": "best"})
 
 
-@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_two_workers_equal_sequential(em_instance, engine):
     puzzle = em_instance("gen_6_b4i5_s3.txt")
     sequential = solve(puzzle, engine=engine, count_only=True)
     split = cpkit.solve(puzzle, engine=engine, count_only=True, workers=2, subproblems=32)
     assert split.complete and split.count == sequential.count == 16
     assert split.stats.extra["subproblems"] >= 32 and split.stats.extra["workers"] == 2
-    if engine == "backtrack":
+    if engine in EXACT:
         assert split.stats.nodes == sequential.stats.nodes
 
 
@@ -146,7 +165,7 @@ def test_checkpoint_resumes_to_the_same_count_and_nodes(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("engine", ["cp", "backtrack"])
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", sorted(MANIFEST))
 def test_bundled_boards_two_workers_give_the_manifest_counts(em_instance, name, engine):
     puzzle = em_instance(name)
@@ -162,9 +181,11 @@ def test_dask_local_cluster_counts(em_instance):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        for engine in ("cp", "backtrack"):
+        for engine in ENGINES:
             split = cpkit.solve(puzzle, engine=engine, count_only=True, client=client,
                                 subproblems=32)
             assert split.complete and split.count == 16
             assert split.stats.extra["backend"] == "DaskBackend"
-    assert split.stats.nodes == solve(puzzle, engine="backtrack", count_only=True).stats.nodes
+            if engine in EXACT:
+                sequential = solve(puzzle, engine=engine, count_only=True)
+                assert split.stats.nodes == sequential.stats.nodes
