@@ -80,6 +80,45 @@ def hand_over(rows: Iterable[np.ndarray], on_orientations: Callable[[np.ndarray]
             found.append(row)
 
 
+class BufferedSearch:
+    """What the numba edge-matching searches (CP, brute force, edges) share around their kernel:
+    a buffer the kernel fills with solutions, handed over after each call, and the ``step`` of
+    the ``Search`` protocol.  A subclass calls ``_init_buffer`` and implements ``_kernel`` (and
+    ``_row`` if its buffer is not one orientation per cell in cell order)."""
+
+    solutions: int
+
+    def _init_buffer(self, n_cells: int, store: bool, buffer: int,
+                     on_orientations: Callable[[np.ndarray], None] | None) -> None:
+        self.store = bool(store)
+        self.buffer = buffer
+        self.sol_buf = np.zeros((buffer if store else 1, n_cells), dtype=np.int32)
+        self.on_orientations = on_orientations
+        self.found: list[np.ndarray] = []
+        self.finished = False
+        self.at_stop = False
+
+    def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
+        """Run the kernel from its saved state with an empty buffer: (done, stopped at a split
+        node, solutions buffered)."""
+        raise NotImplementedError
+
+    def _row(self, k: int) -> np.ndarray:
+        """Buffered solution ``k`` as the orientation of each cell."""
+        return self.sol_buf[k].copy()
+
+    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
+        if self.finished:
+            return True, 0
+        before = self.solutions
+        cap = self.buffer if self.store else (1 << 62)
+        self.finished, self.at_stop, n_buf = self._kernel(np.int64(min(cap, max_new)),
+                                                          np.int64(node_budget))
+        if self.store:
+            hand_over((self._row(k) for k in range(n_buf)), self.on_orientations, self.found)
+        return self.finished, self.solutions - before
+
+
 def warm_on_a_tiny_board(name: str, factory: Callable[..., Search]) -> float:
     """Compile (or load) a numba engine's kernel by running ``factory``'s search to the end on a
     2 x 2 board, storing solutions and counting only (``cpkit.search.jit.warm``)."""

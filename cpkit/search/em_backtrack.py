@@ -15,13 +15,13 @@ import numpy as np
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_backtrack_kernel as K
-from .edge_matching import hand_over, run_roots, warm_on_a_tiny_board
+from .edge_matching import BufferedSearch, run_roots, warm_on_a_tiny_board
 
 ENGINE = "backtrack"
 BUFFER = 1024
 
 
-class BacktrackSearch:
+class BacktrackSearch(BufferedSearch):
     """A resumable brute-force search of one puzzle (its hints are the root placements)."""
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True, buffer: int = BUFFER,
@@ -57,13 +57,7 @@ class BacktrackSearch:
         self.ori = K.orientation_records(a.ori_tile, a.ori_col)
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
         self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
-        self.store = bool(store)
-        self.buffer = buffer
-        self.sol_buf = np.zeros((buffer if store else 1, n), dtype=np.int32)
-        self.on_orientations = on_orientations
-        self.found: list[np.ndarray] = []
-        self.finished = False
-        self.at_stop = False
+        self._init_buffer(n, store, buffer, on_orientations)
 
     @property
     def solutions(self) -> int:
@@ -88,26 +82,19 @@ class BacktrackSearch:
     def nodes(self) -> int:
         return int(self.counters[K.CT_NODES])
 
-    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
-        if self.finished:
-            return True, 0
-        before = self.solutions
+    def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.state[K.ST_NBUF] = 0
-        cap = self.buffer if self.store else (1 << 62)
         a = self.a
         status = K.search(a.n_cells, a.n_values, self.dep, self.list_start, self.list_ori,
                           self.ori, self.used, self.state, self.counters, self.sol_buf,
-                          self.store, np.int64(min(cap, max_new)), np.int64(node_budget))
-        if self.store:
-            rows = []
-            for k in range(int(self.state[K.ST_NBUF])):
-                row = np.empty(a.n_cells, dtype=np.int32)
-                row[self.cell_of_depth] = self.sol_buf[k]
-                rows.append(row)
-            hand_over(rows, self.on_orientations, self.found)
-        self.finished = status == K.DONE
-        self.at_stop = status == K.AT_STOP
-        return self.finished, self.solutions - before
+                          self.store, max_in_buf, node_budget)
+        return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
+
+    def _row(self, k: int) -> np.ndarray:
+        """The kernel buffers a solution in scan order; cells are in cell order here."""
+        row = np.empty(self.a.n_cells, dtype=np.int32)
+        row[self.cell_of_depth] = self.sol_buf[k]
+        return row
 
 
 def jit_seconds() -> float:

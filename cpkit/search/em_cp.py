@@ -20,7 +20,7 @@ from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..propagators import colorpair as cp
 from ..result import Result, Stats
 from . import _em_cp_kernel as K
-from .edge_matching import hand_over, run_roots
+from .edge_matching import BufferedSearch, run_roots
 from .jit import warm
 
 ENGINE = "cp"
@@ -46,7 +46,7 @@ def shave_limit(shave: int | str, n_orientations: int) -> int:
     return limit
 
 
-class CpSearch:
+class CpSearch(BufferedSearch):
     """A resumable ColorPair search of one puzzle; its hints are the root placements."""
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, *, heuristic: str = DEFAULT_HEURISTIC,
@@ -85,13 +85,7 @@ class CpSearch:
         self.g[K.G_N_ROOT] = n_roots
         self.g[K.G_PC] = K.PC_ROOT
         self.n_cells = a.n_cells
-        self.store = bool(store)
-        self.buffer = buffer
-        self.sol_buf = np.zeros((buffer if store else 1, a.n_cells), dtype=np.int32)
-        self.on_orientations = on_orientations
-        self.found: list[np.ndarray] = []
-        self.finished = False
-        self.at_stop = False
+        self._init_buffer(a.n_cells, store, buffer, on_orientations)
 
     @property
     def solutions(self) -> int:
@@ -126,20 +120,11 @@ class CpSearch:
                 "pattern_decisions": [int(v) for v in g[K.G_PATTERN:K.G_PATTERN + 4]],
                 "heuristic_decisions": int(g[K.G_BY_HEURISTIC])}
 
-    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
-        if self.finished:
-            return True, 0
-        before = self.solutions
+    def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.g[K.G_NBUF] = 0
-        cap = self.buffer if self.store else (1 << 62)
-        status = K.search(self.st, self.m, self.g, self.sol_buf, self.store,
-                          np.int64(min(cap, max_new)), np.int64(node_budget))
-        if self.store:
-            hand_over((self.sol_buf[k].copy() for k in range(int(self.g[K.G_NBUF]))),
-                      self.on_orientations, self.found)
-        self.finished = status == K.DONE
-        self.at_stop = status == K.AT_STOP
-        return self.finished, self.solutions - before
+        status = K.search(self.st, self.m, self.g, self.sol_buf, self.store, max_in_buf,
+                          node_budget)
+        return status == K.DONE, status == K.AT_STOP, int(self.g[K.G_NBUF])
 
 
 def _warm_up() -> None:

@@ -30,7 +30,7 @@ from ..models.arrays import BoardArrays
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_edges_kernel as K
-from .edge_matching import CELL_RULES, hand_over, run_roots, warm_on_a_tiny_board
+from .edge_matching import CELL_RULES, BufferedSearch, run_roots, warm_on_a_tiny_board
 
 ENGINE = "edges"
 #: dom/ddeg: fewer nodes than the paper's minDomain on nine of its ten Table 2 boards.
@@ -55,7 +55,7 @@ def check_fits(a: BoardArrays) -> None:
                          f"{a.n_orientations} = {flags:,}")
 
 
-class EdgesSearch:
+class EdgesSearch(BufferedSearch):
     """A resumable edge-filtering search of one puzzle (its hints are the root placements)."""
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True, buffer: int = BUFFER,
@@ -90,14 +90,8 @@ class EdgesSearch:
         self.cand = np.zeros((n + 1) * self.cand_stride, dtype=np.int32)
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
         self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
-        self.branching = (K.DOM_DDEG, K.MIN_DOMAIN)[CELL_RULES.index(branching)]
-        self.store = bool(store)
-        self.buffer = buffer
-        self.sol_buf = np.zeros((buffer if store else 1, n), dtype=np.int32)
-        self.on_orientations = on_orientations
-        self.found: list[np.ndarray] = []
-        self.finished = False
-        self.at_stop = False
+        self.branching = {"dom-ddeg": K.DOM_DDEG, "min-domain": K.MIN_DOMAIN}[branching]
+        self._init_buffer(n, store, buffer, on_orientations)
 
     @property
     def solutions(self) -> int:
@@ -132,23 +126,13 @@ class EdgesSearch:
             out.append((int(self.lv[r + K.L_CELL]), int(self.cand[self.lv[r + K.L_PTR] - 1])))
         return out
 
-    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
-        if self.finished:
-            return True, 0
-        before = self.solutions
+    def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.state[K.ST_NBUF] = 0
-        cap = self.buffer if self.store else (1 << 62)
         status = K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
                           self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
                           self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
-                          self.store, np.int64(min(cap, max_new)), np.int64(node_budget),
-                          self.branching)
-        if self.store:
-            hand_over((self.sol_buf[k].copy() for k in range(int(self.state[K.ST_NBUF]))),
-                      self.on_orientations, self.found)
-        self.finished = status == K.DONE
-        self.at_stop = status == K.AT_STOP
-        return self.finished, self.solutions - before
+                          self.store, max_in_buf, node_budget, self.branching)
+        return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
 
 
 def jit_seconds() -> float:
