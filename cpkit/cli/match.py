@@ -8,8 +8,8 @@ from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
 from ..search import supported
 from ..search._em_cp_kernel import HEURISTICS
-from ..search.edge_matching import CELL_RULES
-from ..search.em_cp import DEFAULT_HEURISTIC, DEFAULT_SHAVE
+from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE
+from ..search.em_cp import DEFAULT_HEURISTIC
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
 from .common import HelpFormatter, add_run_options, announce_compiles, finish
@@ -40,6 +40,11 @@ def add_parser(sub) -> None:
                    help="cp: which colour pair to branch on when no pattern applies; scan: "
                         "no patterns, no pairs, the brute force's cell order (to compare "
                         "propagation at equal branching)")
+    p.add_argument("--shave", metavar="L", default=None,
+                   help="cp and edges engines: before each branching, try every value of each "
+                        "cell with at most L candidates and drop those whose propagation fails "
+                        f"('all': any number; 0: no shaving; default {DEFAULT_SHAVE}).  Fewer "
+                        "nodes, but the trials (counted apart) usually cost more time")
     rules = p.add_argument_group("ColorPair rules (cp engine; counts never change)")
     rules.add_argument("--no-preemption", action="store_true",
                        help="do not preempt tiles when a pair has as many tiles as demands")
@@ -53,10 +58,6 @@ def add_parser(sub) -> None:
     strength.add_argument("--no-backjump", action="store_true",
                           help="backtrack chronologically: no explanations, no "
                                "conflict-directed backjumping")
-    strength.add_argument("--shave", metavar="L", default=None,
-                          help="before each branching, try every value of each cell with at "
-                               "most L candidates and drop those that fail at once ('all': any "
-                               f"number; 0: no shaving; default {DEFAULT_SHAVE})")
     strength.add_argument("--no-shared-edge", action="store_true",
                           help="no shared-edge bound h(M) on the sides left of each colour")
     strength.add_argument("--no-cycles", action="store_true",
@@ -118,17 +119,20 @@ def run(args) -> int:
     cp_only = {"--heuristic": args.heuristic != DEFAULT_HEURISTIC,
                "--no-preemption": args.no_preemption, "--no-instantiation": args.no_instantiation,
                "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite,
-               "--no-backjump": args.no_backjump, "--shave": args.shave is not None,
+               "--no-backjump": args.no_backjump,
                "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
     alldiff_only = {"--edge-filtering": args.edge_filtering,
                     "--no-alldifferent": args.no_alldifferent}
     edges_only = {"--no-tile-rules": args.no_tile_rules, "--alldifferent": args.alldifferent,
                   "--branching": args.branching is not None}
-    for engine, flags in (("cp", cp_only), ("alldiff", alldiff_only), ("edges", edges_only)):
+    shaving = {"--shave": args.shave is not None}
+    for engines, flags in ((("cp",), cp_only), (("alldiff",), alldiff_only),
+                           (("edges",), edges_only), (("cp", "edges"), shaving)):
         used = [flag for flag, on in flags.items() if on]
-        if args.engine != engine and used:
+        if args.engine not in engines and used:
             raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
-                             f"{engine} engine, not {args.engine}")
+                             f"{' and '.join(engines)} engine{'s' if len(engines) > 1 else ''}, "
+                             f"not {args.engine}")
     if args.render:
         from ..render import check_output
 
@@ -162,7 +166,8 @@ def run(args) -> int:
         options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
     if args.engine == "edges":
         options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent,
-                       branching=args.branching or DEFAULT_BRANCHING)
+                       branching=args.branching or DEFAULT_BRANCHING,
+                       shave=DEFAULT_SHAVE if args.shave is None else args.shave)
     single = args.engine in ("cpsat", "alldiff")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "

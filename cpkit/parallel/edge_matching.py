@@ -31,19 +31,19 @@ from ..errors import InputError
 from ..models.edge_matching import EdgeMatchingPuzzle
 from ..result import Result, Stats
 from ..search import em_backtrack, em_cp, em_edges
-from ..search.edge_matching import CELL_RULES
 from ..search.driver import drive
-from ..search.edge_matching import check_options
+from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, check_options, shave_limit
 from .dlx import worker_id
 from .protocol import Frontier, Part, Path, Probe
 
 #: The CP engine's options (``em_cp.solve``'s keywords) and their defaults.
 CP_OPTIONS = dict(heuristic=em_cp.DEFAULT_HEURISTIC, contradiction=True, instantiation=True,
                   preemption=True, opposite=True, backjump=em_cp.DEFAULT_BACKJUMP,
-                  shave=em_cp.DEFAULT_SHAVE, shared_edge=em_cp.DEFAULT_SHARED_EDGE,
+                  shave=DEFAULT_SHAVE, shared_edge=em_cp.DEFAULT_SHARED_EDGE,
                   cycles=em_cp.DEFAULT_CYCLES)
 #: The edge-filtering engine's options (``em_edges.solve``'s keywords) and their defaults.
-EDGES_OPTIONS = dict(tiles=True, alldifferent=False, branching=em_edges.DEFAULT_BRANCHING)
+EDGES_OPTIONS = dict(tiles=True, alldifferent=False, branching=em_edges.DEFAULT_BRANCHING,
+                     shave=DEFAULT_SHAVE)
 PATTERN_KEYS = tuple(f"pattern_{k}_decisions" for k in range(1, 5))
 MODULES = {"cp": em_cp, "backtrack": em_backtrack, "edges": em_edges}
 
@@ -230,7 +230,6 @@ def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
     if engine == "cp":
         for key, default in CP_OPTIONS.items():
             engine_options[key] = options.pop(key, default)
-        em_cp.shave_limit(engine_options["shave"], 1)
         if engine_options["heuristic"] not in em_cp.K.HEURISTICS:
             raise InputError(f"unknown heuristic {engine_options['heuristic']!r}; expected one "
                              f"of {', '.join(em_cp.K.HEURISTICS)}")
@@ -241,6 +240,8 @@ def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
             raise InputError(f"unknown branching rule {engine_options['branching']!r}; "
                              f"expected one of {', '.join(CELL_RULES)}")
         em_edges.check_fits(model.arrays)
+    if "shave" in engine_options:
+        shave_limit(engine_options["shave"], 1)
     if options:
         raise InputError(f"the {engine} engine takes no option {', '.join(sorted(options))}")
     return EdgeMatchingTree(model, engine, unique, engine_options)

@@ -73,8 +73,10 @@ STATE_SIZE = 5
 CT_SOLUTIONS = 0
 CT_NODES = 1
 CT_PROPAGATED = 2
-CT_FAILS = 3          # branching placements refuted by propagation
-COUNTERS_SIZE = 4
+CT_FAILS = 3          # branching placements refuted by propagation (or by shaving)
+CT_TRIALS = 4         # shaving's placements, tried and taken back
+CT_SHAVED = 5         # orientations shaving removed (their trial failed)
+COUNTERS_SIZE = 6
 
 # Per-level record of the decision stack.
 L_CELL = 0
@@ -441,6 +443,50 @@ def _undo(m, mark, top, placed, used, dom, size, sup, mask, trail, tl):
     return top
 
 
+@njit(cache=False)
+def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counters, limit):
+    """Singleton tests: every orientation of every empty cell with at most ``limit`` of them
+    is placed, propagated and taken back; one whose propagation fails leaves the domain (and
+    that removal is propagated).  Passes repeat until one removes nothing, so the result is
+    the one greatest fixed point whatever the order.  Returns (ok, trail top)."""
+    n_cells = m[M_N_CELLS]
+    n_ori = m[M_N_ORI]
+    while True:
+        removed = False
+        for x in range(n_cells):
+            if placed[ix(x)] >= 0 or size[ix(x)] > limit:
+                continue
+            k = m[ix(m[M_CELL_CLS] + x)]
+            for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
+                if placed[ix(x)] >= 0:
+                    break
+                q = m[ix(m[M_CLS_ORI] + i)]
+                if dom[ix(x * n_ori + q)] == 0:
+                    continue
+                mark = top
+                propagated = counters[CT_PROPAGATED]
+                counters[CT_TRIALS] += 1
+                tl[T_TOP] = 0
+                top, n_ev = _place(m, x, q, placed, used, dom, size, sup, mask, trail, top,
+                                   events, 0, tl)
+                ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
+                                     events, n_ev, tl, counters)
+                top = _undo(m, mark, top, placed, used, dom, size, sup, mask, trail, tl)
+                counters[CT_PROPAGATED] = propagated
+                if ok:
+                    continue
+                removed = True
+                counters[CT_SHAVED] += 1
+                tl[T_TOP] = 0
+                top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top, events, 0, tl)
+                ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
+                                     events, n_ev, tl, counters)
+                if not ok:
+                    return False, top
+        if not removed:
+            return True, top
+
+
 @njit(cache=False, inline="always")
 def _choose_cell(m, placed, size, branching):
     """The empty cell to branch on (-1: none left) by the rule ``branching``."""
@@ -473,7 +519,8 @@ def _choose_cell(m, placed, size, branching):
 
 @njit(cache=True, _nrt=False)
 def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, cand,
-           cand_stride, state, counters, sol_buf, store, max_in_buf, node_budget, branching):
+           cand_stride, state, counters, sol_buf, store, max_in_buf, node_budget, branching,
+           shave):
     """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered or
     ``node_budget`` nodes were made.  ``m`` is the model (``model_arrays``); ``dom``, ``size``
     and ``sup`` start as the frame-filtered domains (``initial_domains``), ``mask`` with every
@@ -527,6 +574,9 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             if ok:
                 ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
                                      events, n_ev, tl, counters)
+            if ok and shave > 1:
+                ok, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events,
+                                 tl, counters, shave)
             if not ok:
                 level = -1
                 pc = PC_LEAVE
@@ -590,6 +640,9 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
                                sup, mask, trail, top, events, 0, tl)
             ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top, events,
                                  n_ev, tl, counters)
+            if ok and shave > 1:
+                ok, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events,
+                                 tl, counters, shave)
             if ok:
                 level += 1
                 pc = PC_ENTER

@@ -27,6 +27,23 @@ from .driver import DriveOutcome, drive
 #: the smallest ratio of domain size to empty neighbours (dom/ddeg), or the smallest domain (the
 #: paper's Choco models).
 CELL_RULES = ("dom-ddeg", "min-domain")
+#: Shaving (``cp`` and ``edges``) is off unless asked for: it cuts nodes by two thirds or more
+#: but its trials cost more time than they save on the boards measured (docs/benchmarks.md).
+DEFAULT_SHAVE: int | str = 0
+
+
+def shave_limit(shave: int | str, n_orientations: int) -> int:
+    """The shaving limit as a number: 0 for none, ``"all"`` for every candidate count."""
+    if shave == "all":
+        return max(1, n_orientations)
+    try:
+        limit = int(shave)
+    except (TypeError, ValueError):
+        raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}") \
+            from None
+    if limit < 0:
+        raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}")
+    return limit
 
 
 class Search(Protocol):

@@ -20,30 +20,15 @@ from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..propagators import colorpair as cp
 from ..result import Result, Stats
 from . import _em_cp_kernel as K
-from .edge_matching import BufferedSearch, run_roots
+from .edge_matching import DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit
 from .jit import warm
 
 ENGINE = "cp"
 BUFFER = 1024
 DEFAULT_HEURISTIC = "min-expected-gap"
 DEFAULT_BACKJUMP = True
-DEFAULT_SHAVE: int | str = 0
 DEFAULT_SHARED_EDGE = True
 DEFAULT_CYCLES = True
-
-
-def shave_limit(shave: int | str, n_orientations: int) -> int:
-    """The shaving limit as a number: 0 for none, ``"all"`` for every candidate count."""
-    if shave == "all":
-        return max(1, n_orientations)
-    try:
-        limit = int(shave)
-    except (TypeError, ValueError):
-        raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}") \
-            from None
-    if limit < 0:
-        raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}")
-    return limit
 
 
 class CpSearch(BufferedSearch):

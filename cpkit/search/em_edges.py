@@ -30,7 +30,8 @@ from ..models.arrays import BoardArrays
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_edges_kernel as K
-from .edge_matching import CELL_RULES, BufferedSearch, run_roots, warm_on_a_tiny_board
+from .edge_matching import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
+                            warm_on_a_tiny_board)
 
 ENGINE = "edges"
 #: dom/ddeg: fewer nodes than the paper's minDomain on nine of its ten Table 2 boards.
@@ -62,12 +63,15 @@ class EdgesSearch(BufferedSearch):
                  on_orientations: Callable[[np.ndarray], None] | None = None,
                  tiles: bool = True, alldifferent: bool = False,
                  branching: str = DEFAULT_BRANCHING,
-                 placements: tuple[Sequence[int], Sequence[int]] | None = None):
+                 placements: tuple[Sequence[int], Sequence[int]] | None = None,
+                 shave: int | str = DEFAULT_SHAVE):
         """``tiles=False`` drops the tile rules (a tile no cell can take fails, a tile only one
         cell can take claims it), leaving the Python reference's edge-filtering model;
         ``alldifferent=True`` adds Régin's complete AllDifferent, the reference's third model
         whole; ``branching`` is one of ``CELL_RULES``.  ``placements`` (cells, orientations)
-        replaces the puzzle's hints as the root placements (a split run's subproblem)."""
+        replaces the puzzle's hints as the root placements (a split run's subproblem).
+        ``shave`` (a limit L, ``"all"`` or 0) tries, before each branching, every orientation
+        of each empty cell with at most L of them and removes those whose propagation fails."""
         a = puzzle.arrays
         check_fits(a)
         n = a.n_cells
@@ -91,6 +95,7 @@ class EdgesSearch(BufferedSearch):
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
         self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
         self.branching = {"dom-ddeg": K.DOM_DDEG, "min-domain": K.MIN_DOMAIN}[branching]
+        self.shave = shave_limit(shave, n_ori)
         self._init_buffer(n, store, buffer, on_orientations)
 
     @property
@@ -109,8 +114,17 @@ class EdgesSearch(BufferedSearch):
     def fails(self) -> int:
         return int(self.counters[K.CT_FAILS])
 
+    @property
+    def shave_trials(self) -> int:
+        return int(self.counters[K.CT_TRIALS])
+
+    @property
+    def shave_removed(self) -> int:
+        return int(self.counters[K.CT_SHAVED])
+
     def statistics(self) -> dict[str, int]:
-        return {"propagated": self.propagated, "fails": self.fails}
+        return {"propagated": self.propagated, "fails": self.fails,
+                "shave_trials": self.shave_trials, "shave_removed": self.shave_removed}
 
     def stop_after(self, decisions: int) -> None:
         """Stop at every node reached by ``decisions`` branching placements (``at_stop`` is
@@ -131,7 +145,8 @@ class EdgesSearch(BufferedSearch):
         status = K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
                           self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
                           self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
-                          self.store, max_in_buf, node_budget, self.branching)
+                          self.store, max_in_buf, node_budget, self.branching,
+                          self.shave)
         return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
 
 
@@ -143,21 +158,25 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
           on_solution: Callable[[BoardSolution], None] | None = None,
           tiles: bool = True, alldifferent: bool = False,
-          branching: str = DEFAULT_BRANCHING) -> Result:
+          branching: str = DEFAULT_BRANCHING, shave: int | str = DEFAULT_SHAVE) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by edge filtering, the tile rules
     unless ``tiles=False`` and the complete AllDifferent if ``alldifferent``, branching by the
-    rule ``branching`` (``CELL_RULES``)."""
+    rule ``branching`` (``CELL_RULES``), shaving cells of at most ``shave`` orientations."""
     if branching not in CELL_RULES:
         raise InputError(f"unknown branching rule {branching!r} (one of {', '.join(CELL_RULES)})")
+    shave_limit(shave, 1)
     check_fits(puzzle.arrays)   # before compiling anything
     jit = jit_seconds()
-    make = partial(EdgesSearch, tiles=tiles, alldifferent=alldifferent, branching=branching)
+    make = partial(EdgesSearch, tiles=tiles, alldifferent=alldifferent, branching=branching,
+                   shave=shave)
     chain, outcome, solutions = run_roots(puzzle, roots, make, limit=limit,
                                           time_limit=time_limit, count_only=count_only,
                                           on_solution=on_solution)
     stats = Stats(nodes=chain.total("nodes"),
-                  extra={"propagated": chain.total("propagated"), "fails": chain.total("fails")})
+                  extra={key: chain.total(key) for key in ("propagated", "fails", "shave_trials",
+                                                         "shave_removed")})
+    options = {"tiles": tiles, "alldifferent": alldifferent, "branching": branching,
+               "shave": shave}
     return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
-                  outcome.stop_reason, outcome.seconds, jit, solutions, stats, {"tiles": tiles, "alldifferent": alldifferent,
-                   "branching": branching},
+                  outcome.stop_reason, outcome.seconds, jit, solutions, stats, options,
                   puzzle.name)

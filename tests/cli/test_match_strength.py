@@ -39,10 +39,24 @@ def test_switches_keep_the_count(board, capsys, flags):
         assert str(options["shave"]) == flags[flags.index("--shave") + 1]
 
 
+@pytest.mark.parametrize("limit", ["2", "all"])
+def test_the_edges_engine_shaves_with_the_same_count(board, capsys, limit):
+    assert main(["match", str(board), "--engine", "edges", "--count-only", "--json"]) == 0
+    plain = summary(capsys)
+    assert main(["match", str(board), "--engine", "edges", "--count-only", "--json",
+                 "--shave", limit]) == 0
+    shaved = summary(capsys)
+    assert shaved["solutions"] == plain["solutions"] > 0
+    assert shaved["shave_trials"] > 0
+    assert plain["shave_trials"] == 0 and shaved["options"]["shave"] == limit
+
+
 @pytest.mark.parametrize("flags, message", [
     (["--shave", "-2"], "shaving limit"), (["--shave", "lots"], "shaving limit"),
     (["--engine", "backtrack", "--no-backjump"], "--no-backjump"),
-    (["--engine", "cpsat", "--shave", "2"], "--shave")])
+    (["--engine", "cpsat", "--shave", "2"], "--shave"),
+    (["--engine", "backtrack", "--shave", "2"], "cp and edges engines"),
+    (["--engine", "edges", "--shave", "lots"], "shaving limit")])
 def test_bad_switches_are_one_line_errors(board, capsys, flags, message):
     assert main(["match", str(board)] + flags) == 2
     err = capsys.readouterr().err.strip()

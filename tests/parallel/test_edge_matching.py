@@ -69,7 +69,7 @@ def test_split_solutions_are_the_sequential_ones(em_instance, engine):
 
 
 @pytest.mark.parametrize("options", [{"alldifferent": True}, {"branching": "min-domain"},
-                                     {"tiles": False}])
+                                     {"tiles": False}, {"shave": 3}, {"shave": "all"}])
 def test_edges_options_reach_the_subproblems(em_instance, options):
     puzzle = em_instance("gen_5_b3i4_s3.txt")
     sequential = solve(puzzle, engine="edges", count_only=True, **options)

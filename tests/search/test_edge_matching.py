@@ -34,6 +34,9 @@ def check_engines_agree(puzzle) -> None:
     complete = solve(puzzle, engine="edges", alldifferent=True)    # Régin's filtering too
     assert all(verify_board(puzzle, s) == [] for s in complete.solutions)
     counts["edges --alldifferent"] = complete.count
+    shaved = solve(puzzle, engine="edges", shave=2)             # singleton tests too
+    assert all(verify_board(puzzle, s) == [] for s in shaved.solutions)
+    counts["edges --shave 2"] = shaved.count
     assert len(set(counts.values())) == 1, counts
     assert counts["cp"] >= (0 if puzzle.hints else 1)     # a generated board has its own
     raw = solve(puzzle, engine="backtrack", unique="raw", count_only=True).count
