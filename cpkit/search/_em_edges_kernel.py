@@ -27,7 +27,10 @@ model whole (``_alldifferent``: a matching kept from call to call, Tarjan's comp
   to empty neighbours (Bessière & Régin's dom/ddeg), a cell whose neighbours are all placed
   last (its choice narrows no edge); on request (``MIN_DOMAIN``) the paper's rule, the
   smallest domain.  The lowest cell number on ties, the orientations in increasing order;
-  every such placement is a node.  The trail records each
+  every such placement is a node.  With a shaving limit (``_shave``) every orientation of
+  each empty cell with at most that many is tried at the root and after each branching
+  placement's propagation, and removed if its propagation fails (trials are counted apart).
+  The trail records each
   removed orientation, each colour taken off an edge and each placement (the counters follow
   from the removals); a level undoes to its mark.
 
