@@ -27,7 +27,7 @@ from .driver import DriveOutcome, drive
 #: the smallest ratio of domain size to empty neighbours (dom/ddeg), or the smallest domain (the
 #: paper's Choco models).
 CELL_RULES = ("dom-ddeg", "min-domain")
-#: Shaving (``cp`` and ``edges``) is off unless asked for: it cuts nodes by two thirds or more
+#: Shaving (``cp`` and ``edges``) is off unless asked for: it cuts nodes two to ten times
 #: but its trials cost more time than they save on the boards measured (docs/benchmarks.md).
 DEFAULT_SHAVE: int | str = 0
 

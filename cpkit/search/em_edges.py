@@ -13,8 +13,8 @@ AllDifferent and makes the nodes of the reference's whole third model: 1.04 to 1
 on the paper's boards, each 1.7 to 2 times dearer, so it is not the default.
 
 ``shave=L`` (``--shave L``) adds singleton tests on the cells of at most L orientations before
-each branching, to a fixed point; on the paper's boards ``shave=2`` makes 2.3 to 4.5 times fewer
-nodes for 5 to 45% more time (its trials are counted apart), so it is off by default.
+each branching, to a fixed point; on the paper's boards ``shave=2`` makes 2.2 to 4.5 times fewer
+nodes for 3 to 38% more time (its trials are counted apart), so it is off by default.
 
 It branches by dom/ddeg (the smallest ratio of orientations to empty neighbours) rather than the
 paper's minDomain (``branching="min-domain"``): on the paper's ten Table 2 boards up to 3.5 times
