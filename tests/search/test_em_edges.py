@@ -64,7 +64,8 @@ def test_shaving_makes_a_hundred_times_fewer_branching_nodes_than_the_brute_forc
     shaved = solve(puzzle, engine="edges", shave=2)
     assert shaved.complete and shaved.count == plain.count == brute_force.count == 1
     assert all(verify_board(puzzle, s) == [] for s in shaved.solutions)
-    assert 100 * shaved.stats.nodes < brute_force.stats.nodes < 100 * plain.stats.nodes
+    assert 100 * shaved.stats.nodes < brute_force.stats.nodes
+    assert shaved.stats.nodes < plain.stats.nodes
     assert shaved.stats.extra["shave_trials"] > shaved.stats.nodes
 
 
