@@ -490,6 +490,20 @@ def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counte
             return True, top
 
 
+@njit(cache=False)
+def _settle(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl, counters,
+            shave):
+    """What follows every placement made outside propagation (the roots, each branch):
+    propagation to its fixed point, then shaving if its limit asks for any.  Returns (ok,
+    trail top)."""
+    ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl,
+                         counters)
+    if ok and shave > 1:
+        ok, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl,
+                         counters, shave)
+    return ok, top
+
+
 @njit(cache=False, inline="always")
 def _choose_cell(m, placed, size, branching):
     """The empty cell to branch on (-1: none left) by the rule ``branching``."""
@@ -575,11 +589,8 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
                 top, n_ev = _place(m, c, o, placed, used, dom, size, sup, mask, trail, top,
                                    events, n_ev, tl)
             if ok:
-                ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
-                                     events, n_ev, tl, counters)
-            if ok and shave > 1:
-                ok, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events,
-                                 tl, counters, shave)
+                ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
+                                  n_ev, tl, counters, shave)
             if not ok:
                 level = -1
                 pc = PC_LEAVE
@@ -641,11 +652,8 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             tl[T_TOP] = 0
             top, n_ev = _place(m, lv[ix(r + L_CELL)], cand[ix(p)], placed, used, dom, size,
                                sup, mask, trail, top, events, 0, tl)
-            ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top, events,
-                                 n_ev, tl, counters)
-            if ok and shave > 1:
-                ok, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events,
-                                 tl, counters, shave)
+            ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
+                              n_ev, tl, counters, shave)
             if ok:
                 level += 1
                 pc = PC_ENTER
