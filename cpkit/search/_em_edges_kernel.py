@@ -89,9 +89,12 @@ L_MARK = 3            # trail top before this level's placement
 LV_STRIDE = 4
 
 # Trail entries: kind + 4 * payload.
-TR_DOM = 0            # payload cell * n_ori + orientation: removed from the domain
+TR_DOM = 0            # payload cell << ORI_BITS | orientation: removed from the domain
 TR_MASK = 1           # payload edge * 64 + colour: taken off the edge
 TR_PLACE = 2          # payload cell: placed
+#: Orientations fit in 16 bits: n_ori <= 4 * n_cells and n_cells * n_ori <= 2 ** 25 (the edges
+#: engine's limit) give n_ori < 2 ** 14.  A shift, not a division, takes the entry apart.
+ORI_BITS = 16
 
 # The model, one flat int32 array of sections (``model_arrays`` builds it); offsets in its head.
 M_N_CELLS = 0
@@ -156,13 +159,15 @@ def _remove(m, x, o, dom, size, sup, mask, trail, top, events, n_ev, tl):
             if tl[T_ON] & RULES and tl[ix(T_TILE_CELLS + t)] <= 1:
                 tl[ix(tl[T_STACK] + tl[T_TOP])] = t
                 tl[T_TOP] += 1
-    trail[ix(top)] = TR_DOM + 4 * (x * n_ori + o)
+    trail[ix(top)] = TR_DOM + 4 * ((x << ORI_BITS) | o)
     top += 1
+    eo = m[M_EDGE_OF] + x * 4
+    oc = m[M_ORI_COL] + o * 4
     for s in range(4):
-        e = m[ix(m[M_EDGE_OF] + x * 4 + s)]
+        e = m[ix(eo + s)]
         if e < 0:
             continue
-        col = m[ix(m[M_ORI_COL] + o * 4 + s)]
+        col = m[ix(oc + s)]
         k = (x * 4 + s) * v + col
         sup[ix(k)] -= 1
         if sup[ix(k)] == 0:
@@ -357,10 +362,15 @@ def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, 
             for end in range(2):
                 x = m[ix(m[M_EDGE_END] + e * 4 + end * 2)]
                 s = m[ix(m[M_EDGE_END] + e * 4 + end * 2 + 1)]
+                # The end whose last orientation showing the colour left has nothing left to
+                # remove, and the other has none once its counter is down to zero.
+                k = (x * 4 + s) * v + col
                 key = (m[ix(m[M_CELL_CLS] + x)] * 4 + s) * v + col
-                for i in range(m[ix(m[M_BY_COL_START] + key)],
-                               m[ix(m[M_BY_COL_START] + key + 1)]):
+                i = m[ix(m[M_BY_COL_START] + key)]
+                stop = m[ix(m[M_BY_COL_START] + key + 1)]
+                while i < stop and sup[ix(k)] > 0:
                     q = m[ix(m[M_BY_COL] + i)]
+                    i += 1
                     if dom[ix(x * n_ori + q)]:
                         top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top,
                                             events, n_ev, tl)
@@ -425,9 +435,9 @@ def _undo(m, mark, top, placed, used, dom, size, sup, mask, trail, tl):
         kind = trail[ix(top)] % 4
         payload = trail[ix(top)] // 4
         if kind == TR_DOM:
-            x = payload // n_ori
-            o = payload % n_ori
-            dom[ix(payload)] = 1
+            x = payload >> ORI_BITS
+            o = payload & ((1 << ORI_BITS) - 1)
+            dom[ix(x * n_ori + o)] = 1
             size[ix(x)] += 1
             if tl[T_ON]:
                 t = m[ix(m[M_ORI_TILE] + o)]
@@ -435,9 +445,11 @@ def _undo(m, mark, top, placed, used, dom, size, sup, mask, trail, tl):
                 tl[at] += 1
                 if tl[at] == 1:
                     tl[ix(T_TILE_CELLS + t)] += 1
+            eo = m[M_EDGE_OF] + x * 4
+            oc = m[M_ORI_COL] + o * 4
             for s in range(4):
-                if m[ix(m[M_EDGE_OF] + x * 4 + s)] >= 0:
-                    sup[ix((x * 4 + s) * v + m[ix(m[M_ORI_COL] + o * 4 + s)])] += 1
+                if m[ix(eo + s)] >= 0:
+                    sup[ix((x * 4 + s) * v + m[ix(oc + s)])] += 1
         elif kind == TR_MASK:
             mask[ix(payload // 64)] |= np.uint64(1) << np.uint64(payload % 64)
         else:
