@@ -127,7 +127,10 @@ T_STACK = 3           # offset: the stack of tiles
 T_DIRTY = 4           # 1: a tile left a domain since the AllDifferent last ran
 T_STAMP = 5           # visit stamp of the augmenting-path searches
 T_AD = 6              # offset: the AllDifferent's section (A_* below, relative to it)
-T_TILE_CELLS = 7      # per tile, the cells whose domain holds it (from here, n_tiles entries)
+T_FAIL = 7            # 1: a domain emptied, or a tile lost its last cell, since the last reset
+T_NSINGLE = 8         # top of the stack of cells left with one orientation
+T_SINGLES = 9         # offset: that stack
+T_TILE_CELLS = 10     # per tile, the cells whose domain holds it (from here, n_tiles entries)
 
 RULES = 1             # a tile left with no cell fails, one left with one cell claims it
 ALLDIFF = 2           # Régin's complete AllDifferent over the cells' tiles
@@ -144,11 +147,17 @@ A_TYPE_TILES = 6
 def _remove(m, x, o, dom, size, sup, mask, trail, top, events, n_ev, tl):
     """Take ``o`` out of cell ``x``'s domain; a counter that empties takes its colour off the
     edge and queues the (edge, colour) event; a tile left with one cell or none is queued on
-    ``tl``'s stack.  Returns (trail top, events)."""
+    ``tl``'s stack, a cell left with one orientation on its stack of singles, and an empty
+    domain or a tile left with no cell raises ``tl[T_FAIL]``.  Returns (trail top, events)."""
     n_ori = m[M_N_ORI]
     v = m[M_V]
     dom[ix(x * n_ori + o)] = 0
     size[ix(x)] -= 1
+    if size[ix(x)] == 0:
+        tl[T_FAIL] = 1
+    elif size[ix(x)] == 1:
+        tl[ix(tl[T_SINGLES] + tl[T_NSINGLE])] = x
+        tl[T_NSINGLE] += 1
     if tl[T_ON]:
         t = m[ix(m[M_ORI_TILE] + o)]
         at = ix(tl[T_CELL_TILE] + x * m[M_N_TILES] + t)
@@ -156,6 +165,8 @@ def _remove(m, x, o, dom, size, sup, mask, trail, top, events, n_ev, tl):
         if tl[at] == 0:
             tl[T_DIRTY] = 1
             tl[ix(T_TILE_CELLS + t)] -= 1
+            if tl[ix(T_TILE_CELLS + t)] == 0:
+                tl[T_FAIL] = 1      # as many tiles as cells: every tile has to be placed
             if tl[T_ON] & RULES and tl[ix(T_TILE_CELLS + t)] <= 1:
                 tl[ix(tl[T_STACK] + tl[T_TOP])] = t
                 tl[T_TOP] += 1
@@ -346,19 +357,57 @@ def _alldifferent(m, placed, dom, size, sup, mask, trail, top, events, n_ev, tl)
     return True, top, n_ev
 
 
+@njit(cache=False, inline="always")
+def _reset_queues(tl):
+    """Before a placement or removal made outside propagation: no tile, single or failure
+    left over from an earlier (undone) propagation."""
+    tl[T_TOP] = 0
+    tl[T_NSINGLE] = 0
+    tl[T_FAIL] = 0
+
+
+@njit(cache=False, inline="always")
+def _only_orientation(m, dom, x):
+    """The first orientation in cell ``x``'s domain (its only one, where this is called)."""
+    n_ori = m[M_N_ORI]
+    k = m[ix(m[M_CELL_CLS] + x)]
+    for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
+        q = m[ix(m[M_CLS_ORI] + i)]
+        if dom[ix(x * n_ori + q)]:
+            return q
+    return -1
+
+
 @njit(cache=False)
 def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl,
                counters):
     """Process the queued events and place the cells left with one orientation, to the fixed
-    point.  Returns (ok, trail top)."""
+    point.  Returns (ok, trail top).
+
+    The fixed point does not depend on the order, so the order is chosen to find a failure
+    early, since most of the work goes into branches that fail (E_10_8: three quarters of the
+    trail entries): a failure flagged by ``_remove`` stops at once, a cell left with one
+    orientation is placed before any other event is looked at (its tile then leaves the other
+    cells), and events are taken first in, first out."""
     n_cells = m[M_N_CELLS]
     n_ori = m[M_N_ORI]
     v = m[M_V]
+    head = 0
     while True:
-        while n_ev > 0:
-            n_ev -= 1
-            e = events[ix(n_ev)] // 64
-            col = events[ix(n_ev)] % 64
+        if tl[T_FAIL]:
+            return False, top
+        if tl[T_NSINGLE] > 0:
+            tl[T_NSINGLE] -= 1
+            x = tl[ix(tl[T_SINGLES] + tl[T_NSINGLE])]
+            if placed[ix(x)] < 0 and size[ix(x)] == 1:
+                counters[CT_PROPAGATED] += 1
+                top, n_ev = _place(m, x, _only_orientation(m, dom, x), placed, used, dom, size,
+                                   sup, mask, trail, top, events, n_ev, tl)
+            continue
+        if head < n_ev:
+            e = events[ix(head)] >> 6
+            col = events[ix(head)] & 63
+            head += 1
             for end in range(2):
                 x = m[ix(m[M_EDGE_END] + e * 4 + end * 2)]
                 s = m[ix(m[M_EDGE_END] + e * 4 + end * 2 + 1)]
@@ -374,8 +423,7 @@ def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, 
                     if dom[ix(x * n_ori + q)]:
                         top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top,
                                             events, n_ev, tl)
-                if size[ix(x)] == 0:
-                    return False, top
+            continue
         if tl[T_TOP] > 0:
             # A tile no cell can take is a failure; a tile one cell alone can take claims it.
             tl[T_TOP] -= 1
@@ -402,7 +450,8 @@ def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, 
             if not ok:
                 return False, top
             continue
-        # Every domain is arc consistent now: place one cell left with a single orientation.
+        # Every domain is arc consistent now.  A cell that had one orientation before this
+        # propagation began (never queued as a single) is placed here.
         single = -1
         for x in range(n_cells):
             if placed[ix(x)] < 0 and size[ix(x)] <= 1:
@@ -412,16 +461,9 @@ def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, 
             return True, top
         if size[ix(single)] == 0:
             return False, top
-        k = m[ix(m[M_CELL_CLS] + single)]
-        o = -1
-        for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
-            q = m[ix(m[M_CLS_ORI] + i)]
-            if dom[ix(single * n_ori + q)]:
-                o = q
-                break
         counters[CT_PROPAGATED] += 1
-        top, n_ev = _place(m, single, o, placed, used, dom, size, sup, mask, trail, top,
-                           events, n_ev, tl)
+        top, n_ev = _place(m, single, _only_orientation(m, dom, single), placed, used, dom,
+                           size, sup, mask, trail, top, events, n_ev, tl)
     return True, top
 
 
@@ -481,7 +523,7 @@ def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counte
                 mark = top
                 propagated = counters[CT_PROPAGATED]
                 counters[CT_TRIALS] += 1
-                tl[T_TOP] = 0
+                _reset_queues(tl)
                 top, n_ev = _place(m, x, q, placed, used, dom, size, sup, mask, trail, top,
                                    events, 0, tl)
                 ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
@@ -492,7 +534,7 @@ def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counte
                     continue
                 removed = True
                 counters[CT_SHAVED] += 1
-                tl[T_TOP] = 0
+                _reset_queues(tl)
                 top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top, events, 0, tl)
                 ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
                                      events, n_ev, tl, counters)
@@ -570,7 +612,7 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
         if pc == PC_ROOT:
             ok = True
             n_ev = 0
-            tl[T_TOP] = 0
+            _reset_queues(tl)
             tl[T_DIRTY] = 1
             if tl[T_ON] & RULES:
                 for t in range(m[M_N_TILES]):
@@ -661,7 +703,7 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             lv[ix(r + L_PTR)] = p + 1
             counters[CT_NODES] += 1
             budget -= 1
-            tl[T_TOP] = 0
+            _reset_queues(tl)
             top, n_ev = _place(m, lv[ix(r + L_CELL)], cand[ix(p)], placed, used, dom, size,
                                sup, mask, trail, top, events, 0, tl)
             ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
@@ -771,7 +813,9 @@ def tile_counters(m: np.ndarray, dom: np.ndarray, rules: bool,
     at_cell_tile = T_TILE_CELLS + n_tiles
     at_stack = at_cell_tile + n_cells * n_tiles
     at_alldiff = at_stack + len(stack)
+    singles = np.zeros(n_cells + 8, dtype=np.int64)
+    at_singles = at_alldiff + len(alldiff)
     head = np.array([RULES * rules + ALLDIFF * alldifferent, 0, at_cell_tile, at_stack, 0, 0,
-                     at_alldiff], dtype=np.int64)
-    return np.concatenate([head, tile_cells, cell_tile.ravel(), stack, alldiff]
+                     at_alldiff, 0, 0, at_singles], dtype=np.int64)
+    return np.concatenate([head, tile_cells, cell_tile.ravel(), stack, alldiff, singles]
                           ).astype(np.int32)
