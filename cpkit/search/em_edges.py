@@ -5,16 +5,16 @@ colours an empty neighbour can still show.  The paper's third model of section 6
 variable per edge, arc consistency with the cells), and it is the one filter measured here that
 cuts the brute force's nodes about a hundredfold on most boards (docs/benchmarks.md,
 ``em-alldiff``).  The Python reference (``--engine alldiff --edge-filtering``) makes a few hundred
-nodes per second on a 10 x 10 board; this engine runs the same filtering in numba (22 to 180
+nodes per second on a 10 x 10 board; this engine runs the same filtering in numba (28 to 190
 thousand nodes per second) with two cheap tile rules in place of the complete AllDifferent;
 without them it makes exactly the reference's nodes (the tests compare them, under both
 branching rules).  With ``alldifferent=True`` (``--alldifferent``) it adds Régin's complete
 AllDifferent and makes the nodes of the reference's whole third model: 1.04 to 1.2 times fewer
-on the paper's boards, each 1.8 to 2.1 times dearer, so it is not the default.
+on the paper's boards, each 1.6 to 1.9 times dearer, so it is not the default.
 
 ``shave=L`` (``--shave L``) adds singleton tests on the cells of at most L orientations before
 each branching, to a fixed point; on the paper's boards ``shave=2`` makes 2.2 to 4.5 times fewer
-nodes for 5 to 38% more time (its trials are counted apart), so it is off by default.
+nodes for 7 to 52% more time (its trials are counted apart), so it is off by default.
 
 It branches by dom/ddeg (the smallest ratio of orientations to empty neighbours) rather than the
 paper's minDomain (``branching="min-domain"``): on the paper's ten Table 2 boards up to 3.5 times
