@@ -38,8 +38,9 @@ def solve(model, *, engine: str = "auto", workers: int | None = None, client: An
     """Solve ``model`` (or the model in a file) with ``engine``; see ``cpkit.search.ENGINES``.
 
     ``workers=N`` splits the search over N local processes, ``client`` (a
-    ``dask.distributed.Client``) over a Dask cluster; results, counts and statistics equal the
-    sequential run's (``cpkit.parallel``).  Code that uses worker processes must be importable
+    ``dask.distributed.Client``) over a Dask cluster; counts equal the sequential run's, and so
+    do the node statistics except the edge-matching CP engine's, whose subproblems may break ties
+    differently and cannot backjump across a split (``cpkit.parallel.edge_matching``).  Code that uses worker processes must be importable
     without side effects (the usual ``if __name__ == "__main__":`` guard), as processes are
     spawned.  Further split-run options: ``checkpoint``, ``resume``, ``subproblems``.
     """
