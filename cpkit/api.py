@@ -40,9 +40,10 @@ def solve(model, *, engine: str = "auto", workers: int | None = None, client: An
     ``workers=N`` splits the search over N local processes, ``client`` (a
     ``dask.distributed.Client``) over a Dask cluster; counts equal the sequential run's, and so
     do the node statistics except the edge-matching CP engine's, whose subproblems may break ties
-    differently and cannot backjump across a split (``cpkit.parallel.edge_matching``).  Code that uses worker processes must be importable
-    without side effects (the usual ``if __name__ == "__main__":`` guard), as processes are
-    spawned.  Further split-run options: ``checkpoint``, ``resume``, ``subproblems``.
+    differently and cannot backjump across a split (``cpkit.parallel.edge_matching``).  Code that
+    uses worker processes must be importable without side effects (the usual
+    ``if __name__ == "__main__":`` guard), as processes are spawned.  Further split-run
+    options: ``checkpoint``, ``resume``, ``subproblems``.
     """
     from .search import solve as _solve
 
