@@ -162,13 +162,13 @@ def em_suite(quick: bool = False) -> list[Table]:
                     raise RuntimeError(f"{label}: CP with shaving counted {shaved.count}, "
                                        f"{other.engine} {other.count}")
             trials = shaved.stats.extra["shave_trials"]
-            shave_done = shaved.complete or None
+            done = shaved.complete
             shave_rows.append([
-                label, _bound(shaved.count, shaved.complete), shaved.complete,
+                label, _bound(shaved.count, done), done,
                 shaved.stats.nodes, trials, shaved.seconds, shaved.stats.extra["cpu_seconds"],
                 cp.seconds if cp.complete else None,
-                _over(brute, how, shave_done and shaved.stats.nodes),
-                _over(brute, how, shave_done and shaved.stats.nodes + trials)])
+                _over(brute, how, shaved.stats.nodes if done else None),
+                _over(brute, how, shaved.stats.nodes + trials if done else None)])
             c_rate = _rate(c["nodes"], c["seconds"]) if c else None
             bt_rate = _rate(bt.stats.nodes, bt.seconds)
             paper_ratio = f"{published / paper_nodes:,.1f}" if published and paper_nodes else None

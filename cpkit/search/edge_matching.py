@@ -27,8 +27,9 @@ from .driver import DriveOutcome, drive
 #: the smallest ratio of domain size to empty neighbours (dom/ddeg), or the smallest domain (the
 #: paper's Choco models).
 CELL_RULES = ("dom-ddeg", "min-domain")
-#: Shaving (``cp`` and ``edges``) is off unless asked for: it cuts nodes two to ten times
-#: but its trials cost more time than they save on the boards measured (docs/benchmarks.md).
+#: Shaving (``cp`` and ``edges``) is off unless asked for: it cuts nodes two to 25 times (by its
+#: limit and the board) but its trials cost more time than they save on most boards measured
+#: (docs/benchmarks.md).
 DEFAULT_SHAVE: int | str = 0
 
 
