@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
-# A separate numba cache for the bounds-checked pass, so checked and unchecked machine code never mix.
-BOUNDSCHECK_CACHE := $(VENV)/numba-cache-boundscheck
+# A separate cache home for the bounds-checked pass, so checked and unchecked machine code never
+# mix; cpkit keeps its numba cache under it, keyed by its sources (cpkit/_numba_cache.py).
+BOUNDSCHECK_CACHE := $(CURDIR)/$(VENV)/cache-boundscheck
 
 .PHONY: demo test test-slow test-all bench clean
 
@@ -22,7 +23,7 @@ demo: $(STAMP)
 # kernel tests (marked `kernel`) with numba's bounds checking on, the others as users run cpkit.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -m "not slow and not kernel"
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(BOUNDSCHECK_CACHE) $(BIN)/python -m pytest -q -m "kernel and not slow" -p no:cacheprovider
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR= XDG_CACHE_HOME=$(BOUNDSCHECK_CACHE) $(BIN)/python -m pytest -q -m "kernel and not slow" -p no:cacheprovider
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow

@@ -11,25 +11,13 @@ The public API is ``load``, ``solve`` and ``count``.
 from __future__ import annotations
 
 import os
-import tempfile
 
+from ._numba_cache import default_cache_dir
 
-def _default_numba_cache() -> str:
-    """A writable directory for numba's on-disk cache (set before numba is imported)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    for candidate in (os.path.join(base, "cpkit", "numba"),
-                      os.path.join(tempfile.gettempdir(), f"cpkit-numba-{os.getuid()}")):
-        try:
-            os.makedirs(candidate, exist_ok=True)
-            if os.access(candidate, os.W_OK):
-                return candidate
-        except OSError:
-            continue
-    return tempfile.mkdtemp(prefix="cpkit-numba-")
-
-
+# Before numba is imported: it reads NUMBA_CACHE_DIR once.  A directory the user sets is used
+# as it is (and is then the user's to clear after changing cpkit's sources).
 if not os.environ.get("NUMBA_CACHE_DIR"):
-    os.environ["NUMBA_CACHE_DIR"] = _default_numba_cache()
+    os.environ["NUMBA_CACHE_DIR"] = default_cache_dir()
 
 from .api import count, load, solve  # noqa: E402
 

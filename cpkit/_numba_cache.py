@@ -1,0 +1,75 @@
+"""Where numba keeps cpkit's compiled kernels: one directory per version of cpkit's source.
+
+numba invalidates a cached function only when *its own* source file changes.  A kernel that
+calls helpers from other modules (the edge-matching CP search calls the ColorPair propagator in
+``cpkit/propagators``) is therefore loaded stale from the cache after an edit, a ``git checkout``
+or an upgrade that changes only the helpers' files: the old propagator runs, silently.  Keying
+the cache directory by a hash of every source file of the package makes any change start from
+an empty cache (one compile, about 20 s) and keeps identical sources sharing one.
+
+This module must not import numba: ``NUMBA_CACHE_DIR`` is read when numba is first imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+#: Cache directories of other source versions unused for this long are removed.
+STALE_AFTER_DAYS = 30
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def source_fingerprint(package: Path = _PACKAGE) -> str:
+    """A short hash of the paths and contents of every ``.py`` file under ``package``."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def _prune(parent: Path, keep: Path) -> None:
+    """Remove the sibling cache directories of ``keep`` not used for ``STALE_AFTER_DAYS``."""
+    limit = time.time() - STALE_AFTER_DAYS * 86400
+    try:
+        siblings = list(parent.iterdir())
+    except OSError:
+        return
+    for other in siblings:
+        try:
+            if other != keep and other.is_dir() and other.stat().st_mtime < limit:
+                shutil.rmtree(other, ignore_errors=True)
+        except OSError:
+            continue
+
+
+def default_cache_dir() -> str:
+    """A writable cache directory for this version of the sources.
+
+    ``$XDG_CACHE_HOME/cpkit/numba/<fingerprint>`` (``~/.cache`` when unset), else the same under
+    the temporary directory, else a fresh temporary directory.  The chosen directory's time
+    stamp is refreshed on every use so that pruning keeps what is still in use.
+    """
+    fingerprint = source_fingerprint()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    for parent in (Path(base) / "cpkit" / "numba",
+                   Path(tempfile.gettempdir()) / f"cpkit-numba-{os.getuid()}"):
+        candidate = parent / fingerprint
+        try:
+            candidate.mkdir(parents=True, exist_ok=True)
+            if not os.access(candidate, os.W_OK):
+                continue
+            os.utime(candidate)
+        except OSError:
+            continue
+        _prune(parent, candidate)
+        return str(candidate)
+    return tempfile.mkdtemp(prefix="cpkit-numba-")

@@ -1,0 +1,60 @@
+"""The numba cache directory follows the package's sources (cpkit/_numba_cache.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from cpkit import _numba_cache
+
+
+def _package(root, files):
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def test_fingerprint_follows_every_source_file(tmp_path):
+    """A change to any module (a helper the kernels call, not only a kernel) gives a new key;
+    the same sources give the same key wherever they live."""
+    files = {"search/kernel.py": "def k(): pass\n", "propagators/helper.py": "X = 1\n"}
+    a = _numba_cache.source_fingerprint(_package(tmp_path / "a", files))
+    b = _numba_cache.source_fingerprint(_package(tmp_path / "b", files))
+    assert a == b
+    edited = dict(files, **{"propagators/helper.py": "X = 2\n"})
+    assert _numba_cache.source_fingerprint(_package(tmp_path / "c", edited)) != a
+    moved = {"search/kernel.py": files["search/kernel.py"],
+             "propagators/other.py": files["propagators/helper.py"]}
+    assert _numba_cache.source_fingerprint(_package(tmp_path / "d", moved)) != a
+
+
+def test_cache_dir_is_keyed_and_old_versions_are_pruned(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    parent = tmp_path / "cpkit" / "numba"
+    old = parent / "0123456789abcdef"
+    recent = parent / "fedcba9876543210"
+    for directory in (old, recent):
+        directory.mkdir(parents=True)
+    long_ago = time.time() - (_numba_cache.STALE_AFTER_DAYS + 1) * 86400
+    os.utime(old, (long_ago, long_ago))
+    chosen = _numba_cache.default_cache_dir()
+    assert chosen == str(parent / _numba_cache.source_fingerprint())
+    assert not old.exists()          # unused for longer than the limit
+    assert recent.exists()           # another checkout's cache, still in use
+
+
+def test_import_sets_the_keyed_directory_unless_the_user_chose_one(tmp_path):
+    code = "import os, cpkit; print(os.environ['NUMBA_CACHE_DIR'])"
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["XDG_CACHE_HOME"] = str(tmp_path)
+    keyed = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, check=True).stdout.strip()
+    assert keyed == str(tmp_path / "cpkit" / "numba" / _numba_cache.source_fingerprint())
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "mine")
+    chosen = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                            text=True, check=True).stdout.strip()
+    assert chosen == str(tmp_path / "mine")
