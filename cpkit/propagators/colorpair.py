@@ -751,6 +751,25 @@ def _fail(g, kind, who):
     return False
 
 
+@njit(cache=True, inline="always")
+def _queued_failure(m, g, tags):
+    """The first queued pair already short of tiles (Offer, less the tiles preempted for other
+    pairs, below Demand), or -1.
+
+    Checked before an instantiation: failing on a pair that is already lost costs nothing,
+    while instantiating first makes placements (and queues more pairs) that the failure will
+    undo anyway."""
+    queue = g[O_QUEUE]
+    for i in range(g[G_QTOP]):
+        q = m[ix(queue + i)]
+        avail = m[ix(g[O_OFF_SIZE] + q)]
+        if tags:
+            avail -= m[ix(g[O_NB_PRE] + q)]
+        if avail < m[ix(g[O_DEM_SIZE] + q)]:
+            return q
+    return -1
+
+
 @njit(cache=False)
 def propagate(st, m, g):
     """Check the queued pairs (and those their consequences queue) until none is left; False on
@@ -802,6 +821,13 @@ def propagate(st, m, g):
         if d == 0 or avail != d:
             continue
         if d == 1 and instantiation:
+            if contradiction:
+                q = _queued_failure(m, g, tags)
+                if q >= 0:
+                    ok = _fail(g, F_PAIR, q)
+                    if explain:
+                        ex.pair(st, m, g, q, g[O_XROW])
+                    break
             c = ss.member(m, dem_mem, n_cells, p, 0)
             t = -1
             for k in range(m[ix(off_size + p)]):
