@@ -41,7 +41,7 @@ def add_parser(sub) -> None:
                         "no patterns, no pairs, the brute force's cell order (to compare "
                         "propagation at equal branching; on boards with many colours for "
                         "their size it can also make far fewer nodes than the default, which "
-                        "places the corners first: 11 and 21 times fewer on the paper's "
+                        "places the corners first: 10 and 22 times fewer on the paper's "
                         "E_10_5 and E_10_7)")
     p.add_argument("--shave", metavar="L", default=None,
                    help="cp and edges engines: before each branching, try every value of each "
