@@ -752,6 +752,16 @@ def _fail(g, kind, who):
 
 
 @njit(cache=True, inline="always")
+def _available(m, g, p, tags):
+    """Tiles pair ``p`` can still get: its Offer, less (with preemption tags on) the tiles
+    preempted for other pairs."""
+    avail = m[ix(g[O_OFF_SIZE] + p)]
+    if tags:
+        avail -= m[ix(g[O_NB_PRE] + p)]
+    return avail
+
+
+@njit(cache=True, inline="always")
 def _queued_failure(m, g, tags):
     """The first queued pair already short of tiles (Offer, less the tiles preempted for other
     pairs, below Demand), or -1.
@@ -762,10 +772,7 @@ def _queued_failure(m, g, tags):
     queue = g[O_QUEUE]
     for i in range(g[G_QTOP]):
         q = m[ix(queue + i)]
-        avail = m[ix(g[O_OFF_SIZE] + q)]
-        if tags:
-            avail -= m[ix(g[O_NB_PRE] + q)]
-        if avail < m[ix(g[O_DEM_SIZE] + q)]:
+        if _available(m, g, q, tags) < m[ix(g[O_DEM_SIZE] + q)]:
             return q
     return -1
 
@@ -783,7 +790,6 @@ def propagate(st, m, g):
     off_size = g[O_OFF_SIZE]
     dem_mem = g[O_DEM_MEM]
     dem_size = g[O_DEM_SIZE]
-    nb_pre = g[O_NB_PRE]
     tiles = g[O_TILES]
     tile_ori = g[O_TILE_ORI]
     queue = g[O_QUEUE]
@@ -808,9 +814,7 @@ def propagate(st, m, g):
         m[ix(qflag + p)] = 0
         d = m[ix(dem_size + p)]
         tags = preemption and g[G_N3] == 0
-        avail = m[ix(off_size + p)]
-        if tags:
-            avail -= m[ix(nb_pre + p)]
+        avail = _available(m, g, p, tags)
         if avail < d:
             if contradiction:
                 ok = _fail(g, F_PAIR, p)
