@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -92,14 +93,15 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
         stop = top - args.mc_remaining
     est = estimate(t, [], args.monte_carlo, args.mc_seed, stop)
     out = {"probes": est.probes, "seed": args.mc_seed, "remaining": args.mc_remaining,
-           "estimated_nodes": round(est.nodes, 1), "nodes_error": round(est.nodes_error, 1),
-           "estimated_solutions": round(est.solutions, 3),
-           "solutions_error": round(est.solutions_error, 3),
+           "estimated_nodes": _json_number(est.nodes, 1),
+           "nodes_error": _json_number(est.nodes_error, 1),
+           "estimated_solutions": _json_number(est.solutions, 3),
+           "solutions_error": _json_number(est.solutions_error, 3),
            "probe_seconds": round(est.seconds, 6)}
     if est.exhaustive_nodes:
         rate = est.exhaustive_nodes / est.seconds if est.seconds > 0 else 0.0
         out["nodes_per_s"] = round(rate, 1)
-        out["estimated_seconds"] = round(est.nodes / rate, 3) if rate else None
+        out["estimated_seconds"] = _json_number(est.nodes / rate, 3) if rate else None
     if args.json:
         print(json.dumps(out))
         return 0
@@ -108,10 +110,25 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     print(f"{getattr(model, 'name', '')}: Monte-Carlo estimate from {est.probes:,} probes "
           f"(seed {args.mc_seed}; {how}):")
     what = "search nodes (fits)" if pieces is not None else "search nodes       "
-    print(f"  {what}  ~ {est.nodes:,.0f} +- {est.nodes_error:,.0f}")
-    print(f"  solutions counted    ~ {est.solutions:,.1f} +- {est.solutions_error:,.1f}")
+    print(f"  {what}  ~ {_approx(est.nodes, 0)} +- {_approx(est.nodes_error, 0)}")
+    print(f"  solutions counted    ~ {_approx(est.solutions, 1)} +- "
+          f"{_approx(est.solutions_error, 1)}")
     if "estimated_seconds" in out and out["estimated_seconds"] is not None:
         print(f"  at {out['nodes_per_s']:,.0f} nodes/s (measured in the exhaustive parts): "
-              f"~ {out['estimated_seconds']:,.1f} s of search on one core")
+              f"~ {_approx(out['estimated_seconds'], 1)} s of search on one core")
     print(f"  ({est.seconds:.2f} s; +- is one standard error)")
     return 0
+
+
+def _json_number(x: float, digits: int) -> float | None:
+    """``x`` rounded, or None (JSON null) for an estimate past the float range: JSON has no
+    infinity."""
+    return round(x, digits) if math.isfinite(x) else None
+
+
+def _approx(x: float, decimals: int) -> str:
+    """An estimate for the reader: grouped digits, powers of ten past a quadrillion (a 38-digit
+    node count says no more than 3.6e+37), and words past the float range."""
+    if not math.isfinite(x):
+        return "beyond the float range (over 1.8e+308)"
+    return f"{x:.3g}" if abs(x) >= 1e15 else f"{x:,.{decimals}f}"

@@ -30,6 +30,9 @@ MAX_SUBPROBLEMS = 20_000
 #: Probes spent on estimating the subproblems' sizes, in total (a tree whose probes cost more
 #: says how many it affords in ``order_probes``).
 ORDER_PROBES = 4000
+#: Planning a run (how many subproblems, which go first) probes for about this long at most,
+#: whatever the tree: one probe of a 16 x 16 edge-matching board walks 256 levels (0.25 s).
+PLAN_SECONDS = 3.0
 
 
 @dataclass
@@ -45,34 +48,41 @@ class Estimate:
     exhaustive_nodes: int = 0
 
 
-def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | None = None
-             ) -> Estimate:
+def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | None = None,
+             seconds: float | None = None) -> Estimate:
     """Knuth's estimate of the subtree below ``path`` from ``probes`` random walks (seeded,
-    so repeatable); with ``stop_depth`` the walks end there and the rest is searched."""
+    so repeatable); with ``stop_depth`` the walks end there and the rest is searched.  With
+    ``seconds`` the walks stop once that time has passed (after two at least)."""
     rng = np.random.default_rng(seed)
     nodes = np.zeros(probes)
     sols = np.zeros(probes)
     searched = 0
     start = time.perf_counter()
     for k in range(probes):
+        if seconds is not None and k >= 2 and time.perf_counter() - start > seconds:
+            nodes, sols, probes = nodes[:k], sols[:k], k
+            break
         probe = tree.probe(path, rng.random(tree.max_depth + 1).tolist(), stop_depth)
         nodes[k], sols[k] = probe.estimate()
         searched += probe.nodes
     seconds = time.perf_counter() - start
 
     def err(a: np.ndarray) -> float:
-        return float(a.std(ddof=1) / math.sqrt(len(a))) if len(a) > 1 else math.inf
+        if len(a) < 2 or not np.isfinite(a).all():
+            return math.inf
+        return float(a.std(ddof=1) / math.sqrt(len(a)))
 
-    return Estimate(probes, float(nodes.mean()), err(nodes), float(sols.mean()), err(sols),
-                    seconds, searched)
+    with np.errstate(over="ignore"):     # a sum past the float range is inf, as it should be
+        return Estimate(probes, float(nodes.mean()), err(nodes), float(sols.mean()),
+                        err(sols), seconds, searched)
 
 
 def subproblem_target(tree, workers: int, seed: int = 0) -> tuple[int, float]:
     """How many subproblems to make, from a quick estimate of the whole tree; also returns that
-    estimate (nodes)."""
-    whole = estimate(tree, [], 200, seed)
-    wanted = int(whole.nodes / NODES_PER_SUBPROBLEM)
-    return max(MIN_PER_WORKER * workers, min(MAX_SUBPROBLEMS, wanted)), whole.nodes
+    estimate (nodes, ``inf`` beyond the float range)."""
+    whole = estimate(tree, [], 200, seed, seconds=PLAN_SECONDS)
+    wanted = int(min(MAX_SUBPROBLEMS, whole.nodes / NODES_PER_SUBPROBLEM))
+    return max(MIN_PER_WORKER * workers, wanted), whole.nodes
 
 
 def split(tree, target: int, store: bool) -> Frontier:
@@ -89,9 +99,18 @@ def split(tree, target: int, store: bool) -> Frontier:
     return frontier
 
 
-def subproblem_sizes(tree, paths: list[Path], seed: int = 0) -> list[float]:
-    """Estimated nodes below each path (a few probes each)."""
+def subproblem_sizes(tree, paths: list[Path], seed: int = 0,
+                     seconds: float = PLAN_SECONDS) -> list[float]:
+    """Estimated nodes below each path: a few probes each, in order, for ``seconds`` at most;
+    the paths left unprobed then get the mean of the others (no order among them)."""
     if not paths:
         return []
     per = max(1, min(16, getattr(tree, "order_probes", ORDER_PROBES) // len(paths)))
-    return [max(1.0, estimate(tree, p, per, seed + k).nodes) for k, p in enumerate(paths)]
+    deadline = time.perf_counter() + seconds
+    sizes: list[float] = []
+    for k, p in enumerate(paths):
+        if sizes and time.perf_counter() > deadline:
+            break
+        sizes.append(max(1.0, estimate(tree, p, per, seed + k).nodes))
+    mean = sum(sizes) / len(sizes)          # inf if an estimate is
+    return sizes + [mean] * (len(paths) - len(sizes))

@@ -109,13 +109,19 @@ class Probe:
     uncounted: int = 0
 
     def estimate(self) -> tuple[float, float]:
-        """(nodes, counted solutions) of the probed tree, as Knuth's unbiased estimator."""
+        """(nodes, counted solutions) of the probed tree, as Knuth's unbiased estimator.
+
+        On a large board the product of the degrees can pass the float range (a 16 x 16 board
+        with few colours: hundreds of levels of tens of candidates); the estimate is then
+        ``inf``, and a zero factor (a dead end, nothing searched, no solution) stays 0 rather
+        than making ``inf * 0 = nan``."""
         nodes, weight = 0.0, 1.0
         for level, d in enumerate(self.degrees):
-            weight *= d
+            weight = weight * d if d else 0.0
             if level >= self.uncounted:
                 nodes += weight
-        return nodes + weight * self.nodes, weight * self.count
+        below = weight * self.nodes if self.nodes else 0.0
+        return nodes + below, (weight * self.count if self.count else 0.0)
 
 
 class Splittable(Protocol):

@@ -10,6 +10,7 @@ import pytest
 
 from cpkit.cli import main
 from cpkit.io.edge_matching import read_edge_matching
+from cpkit.parallel.plan import MAX_SUBPROBLEMS
 from cpkit.result import verify_board
 from tests.cli import interrupted_summary
 
@@ -174,6 +175,23 @@ def test_sigint_reports_partial_results(tmp_path):
     summary = interrupted_summary("match", str(long), "--unique", "raw", "--count-only",
                                   "--json", after=3.0)
     assert summary["nodes"] > 0 and summary["solutions"] > 0
+
+
+def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_path):
+    """16 x 16 with two colours a palette: Knuth's estimate of the tree passes the float range
+    (it once ended the default two-worker run in a traceback); the estimate says so in JSON's
+    terms and the run splits as finely as it can."""
+    board = tmp_path / "g16.txt"
+    run(capsys, "generate", "edge-matching", "--size", "16", "--border-colors", "2",
+        "--inner-colors", "2", "--seed", "1", "-o", board)
+    status, out, _ = run(capsys, "match", board, "--monte-carlo", "2", "--json")
+    estimate = json.loads(out.strip().splitlines()[-1])
+    assert status == 0 and estimate["estimated_nodes"] is None
+    status, out, _ = run(capsys, "match", board, "--workers", "2", "--time-limit", "1",
+                         "--count-only", "--json")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert status == 0 and summary["complete"] is False and summary["solutions"] > 0
+    assert summary["subproblems"] >= MAX_SUBPROBLEMS
 
 
 def test_generate_writes_the_native_format(capsys, tmp_path):

@@ -1,0 +1,65 @@
+"""Planning a split run (``cpkit.parallel.plan``) on trees Knuth's estimator cannot size in a
+float, and on trees whose probes are slow: the plan still comes out, in bounded time."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from cpkit.parallel import plan
+from cpkit.parallel.protocol import Probe
+
+#: A 16 x 16 board's walk: 256 levels of 30 candidates, 30**256 ~ 1e378 nodes.
+HUGE = [30] * 256
+
+
+class FakeTree:
+    """Probes that take ``seconds`` each and walk the degrees ``degrees``."""
+
+    max_depth = len(HUGE)
+
+    def __init__(self, degrees: list[int], seconds: float = 0.0, count: int = 0):
+        self.degrees, self.seconds, self.count = degrees, seconds, count
+        self.probes = 0
+
+    def probe(self, path, rand, stop_depth=None) -> Probe:
+        self.probes += 1
+        if self.seconds:
+            time.sleep(self.seconds)
+        return Probe(list(self.degrees), count=self.count)
+
+
+def test_a_walk_past_the_float_range_estimates_infinity_not_nan():
+    nodes, solutions = Probe(HUGE).estimate()
+    assert nodes == math.inf and solutions == 0.0
+    assert Probe(HUGE + [0]).estimate() == (math.inf, 0.0)      # a dead end below
+    assert Probe(HUGE, count=1).estimate() == (math.inf, math.inf)
+    assert Probe([2, 3], nodes=5, count=1).estimate() == (2 + 6 + 6 * 5, 6)
+
+
+def test_an_infinite_estimate_plans_the_most_subproblems():
+    est = plan.estimate(FakeTree(HUGE), [], 10)
+    assert est.nodes == math.inf and est.nodes_error == math.inf
+    assert est.solutions == 0.0 and not math.isnan(est.solutions_error)
+    target, nodes = plan.subproblem_target(FakeTree(HUGE), 2)
+    assert target == plan.MAX_SUBPROBLEMS and nodes == math.inf
+
+
+def test_a_small_tree_still_gets_enough_subproblems_per_worker():
+    target, nodes = plan.subproblem_target(FakeTree([2, 2, 2]), 2)
+    assert nodes == 2 + 4 + 8 and target == 2 * plan.MIN_PER_WORKER
+
+
+def test_estimates_stop_probing_when_their_time_is_up():
+    tree = FakeTree([2, 2], seconds=0.02)
+    est = plan.estimate(tree, [], 1000, seconds=0.1)
+    assert 2 <= est.probes == tree.probes < 20 and est.nodes == 6.0
+    assert plan.estimate(FakeTree([2, 2], seconds=0.02), [], 2, seconds=0.0).probes == 2
+
+
+def test_subproblem_sizes_fill_the_unprobed_paths_with_the_mean():
+    tree = FakeTree([3], seconds=0.02)
+    paths = [[k] for k in range(500)]
+    sizes = plan.subproblem_sizes(tree, paths, seconds=0.1)
+    assert len(sizes) == 500 and sizes == [3.0] * 500
+    assert tree.probes < 100            # not 500 paths times the probes each affords
