@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any, Callable
 
 from ..result import INTERRUPTED, Result
 
@@ -68,3 +69,28 @@ def finish(result: Result, as_json: bool, text: str) -> int:
         print(text)
     sys.stdout.flush()
     return 130 if result.stop_reason == INTERRUPTED else 0
+
+
+def render_first(puzzle: Any, result: Result, first: list, options: dict[str, Any], out: str,
+                 draw: Callable[[Any, Any, str], None]) -> None:
+    """``--render``: draw the run's first solution to ``out``.
+
+    A run that printed no board (``--count-only``) kept none, so one is searched for again:
+    the same options with ``--limit 1``, within the run's time limit.  Not after a run that
+    found none (a second search would only repeat it, and without a time limit it would not
+    end on a board too hard for the first), nor after a Ctrl-C."""
+    from ..search import solve
+
+    if not first and result.count > 0 and result.stop_reason != INTERRUPTED:
+        again = {k: v for k, v in options.items() if k not in ("on_solution", "first")}
+        again.update(limit=1, count_only=False)
+        first = solve(puzzle, **again).solutions
+    name = getattr(puzzle, "name", "") or "the puzzle"
+    if first:
+        draw(puzzle, first[0], out)
+        print(f"cpkit: drew the first solution to {out}", file=sys.stderr)
+    elif result.count > 0:
+        print(f"cpkit: {name}: no solution drawn (none found again within the time limit, or "
+              f"the run was interrupted)", file=sys.stderr)
+    else:
+        print(f"cpkit: {name}: no solution to draw", file=sys.stderr)

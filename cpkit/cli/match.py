@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 
 from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
@@ -12,7 +11,7 @@ from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE
 from ..search.em_cp import DEFAULT_HEURISTIC
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
-from .common import HelpFormatter, add_run_options, announce_compiles, finish
+from .common import HelpFormatter, add_run_options, announce_compiles, finish, render_first
 
 
 def add_parser(sub) -> None:
@@ -98,22 +97,6 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _render_first(puzzle, first: list, options: dict, out: str) -> None:
-    """Draw the first solution (searched for separately if the run only counted)."""
-    from ..render import render_edge_matching
-    from ..search import solve
-
-    if not first:
-        quick = {k: v for k, v in options.items() if k not in ("on_solution", "time_limit")}
-        quick.update(limit=1, first=False, count_only=False)
-        first = solve(puzzle, **quick).solutions
-    if first:
-        render_edge_matching(puzzle, first[0], out)
-        print(f"cpkit: drew the first solution to {out}", file=sys.stderr)
-    else:
-        print(f"cpkit: {puzzle.name}: no solution to render", file=sys.stderr)
-
-
 def run(args) -> int:
     from ..errors import InputError
     from ..search import solve
@@ -184,7 +167,9 @@ def run(args) -> int:
         result = long_runs.solve(puzzle, args, options, args.puzzle, 0,
                                  {"format": args.format, "ignore_hints": args.ignore_hints})
     if args.render:
-        _render_first(puzzle, first, options, args.render)
+        from ..render import render_edge_matching
+
+        render_first(puzzle, result, first, options, args.render, render_edge_matching)
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
     extra = result.stats.extra
     propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""

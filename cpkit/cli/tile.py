@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..io.polycube import read_polycube
 from ..io.solutions import format_stats_table, format_tiling
 from ..search import supported
 from ..search.tiling import UNIQUE_MODES
 from . import long_runs
-from .common import HelpFormatter, add_run_options, announce_compiles, finish, positive_int
+from .common import (HelpFormatter, add_run_options, announce_compiles, finish, positive_int,
+                     render_first)
 
 
 def add_parser(sub) -> None:
@@ -88,21 +88,6 @@ def add_parser(sub) -> None:
     p.set_defaults(run=run)
 
 
-def _render_first(puzzle, first: list, options: dict, out: str) -> None:
-    """Draw the first solution (searched for separately if the run only counted)."""
-    from ..render import render_tiling
-    from ..search import solve
-
-    if not first:
-        quick = {k: v for k, v in options.items() if k not in ("on_solution", "time_limit")}
-        quick.update(limit=1, count_only=False)
-        first = solve(puzzle, **quick).solutions
-    if first:
-        render_tiling(puzzle, first[0], out)
-    else:
-        print(f"cpkit: {puzzle.name}: no solution to render", file=sys.stderr)
-
-
 def run(args) -> int:
     from ..models.tiling import Puzzle
 
@@ -158,7 +143,9 @@ def run(args) -> int:
         result = long_runs.solve(puzzle, args, options, args.puzzle, index,
                                  {"mirror": bool(args.mirror)})
         if args.render:
-            _render_first(puzzle, first, options, args.render)
+            from ..render import render_tiling
+
+            render_first(puzzle, result, first, options, args.render, render_tiling)
         if args.stats and result.stats.fits_by_remaining:
             print(format_stats_table(result.stats.fits_by_remaining,
                                      result.stats.attempts_by_remaining))

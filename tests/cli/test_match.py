@@ -4,6 +4,8 @@ contract, errors as one line with exit status 2, Ctrl-C as a partial result."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -192,6 +194,20 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and summary["complete"] is False and summary["solutions"] > 0
     assert summary["subproblems"] >= MAX_SUBPROBLEMS
+
+
+def test_render_after_a_run_that_found_nothing_does_not_search_again(capsys, tmp_path):
+    """A 16 x 16 board with Eternity II's palettes has no solution in a second; ``--render``
+    once searched it again for one, without the time limit: for ever."""
+    board, drawn = tmp_path / "e16.txt", tmp_path / "first.png"
+    run(capsys, "generate", "edge-matching", "--size", "16", "--border-colors", "5",
+        "--inner-colors", "17", "--seed", "1", "-o", board)
+    proc = subprocess.run([sys.executable, "-m", "cpkit", "match", str(board), "--workers", "1",
+                           "--time-limit", "1", "--render", str(drawn), "--json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1])["solutions"] == 0
+    assert "no solution to draw" in proc.stderr and not drawn.exists()
 
 
 def test_generate_writes_the_native_format(capsys, tmp_path):
