@@ -73,7 +73,8 @@ class DlxTree:
                     complete=complete, seconds=seconds, solutions=solutions,
                     cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
 
-    def frontier(self, depth: int, store: bool) -> Frontier:
+    def frontier(self, depth: int, store: bool,
+                 cancel: Callable[[], bool] | None = None) -> Frontier:
         paths: list[Path] = []
         shallow: list[tuple[int, list[int]]] = []
 
@@ -86,7 +87,7 @@ class DlxTree:
         search = self._fresh(on_rows, rows_needed)
         search.stop_level = depth
         outcome = drive(lambda n, b: self._frontier_step(search, paths, n, b), limit=None,
-                        time_limit=None)
+                        time_limit=None, cancel=cancel)
         count = len(shallow) if rows_needed else search.solutions
         above = self._part(search, count, outcome.complete, outcome.seconds,
                            [s for _, s in shallow] if store else [], cpu)

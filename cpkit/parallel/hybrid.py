@@ -92,7 +92,8 @@ class HybridTree:
         return self.puzzle.tiling_from_images(np.asarray(solution, dtype=np.int64))
 
     # ------------------------------------------------------------------ the protocol
-    def frontier(self, depth: int, store: bool) -> Frontier:
+    def frontier(self, depth: int, store: bool,
+                 cancel: Callable[[], bool] | None = None) -> Frontier:
         paths: list[Path] = []
         shallow: list[tuple[int, list[int]]] = []
 
@@ -110,7 +111,7 @@ class HybridTree:
                 paths.append([int(i) for i in search.placed_images()])
             return finished, new
 
-        outcome = drive(step, limit=None, time_limit=None)
+        outcome = drive(step, limit=None, time_limit=None, cancel=cancel)
         above = self._part(len(shallow), outcome.complete, outcome.seconds,
                            [s for _, s in shallow] if store else [], cpu)
         return Frontier(depth, paths, above, shallow if store else [])

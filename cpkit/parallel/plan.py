@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -85,15 +86,18 @@ def subproblem_target(tree, workers: int, seed: int = 0) -> tuple[int, float]:
     return max(MIN_PER_WORKER * workers, wanted), whole.nodes
 
 
-def split(tree, target: int, store: bool) -> Frontier:
+def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = None
+          ) -> Frontier:
     """The shallowest frontier with at least ``target`` open subproblems (or the deepest one
-    that exists if the tree is too small)."""
+    that exists if the tree is too small).  When ``cancel()`` stops a frontier search, that
+    unfinished frontier is returned (``above.complete`` False): the run must not go on."""
     depth = 1
-    frontier = tree.frontier(depth, store)
-    while len(frontier.paths) < target and frontier.paths and depth < tree.max_depth:
+    frontier = tree.frontier(depth, store, cancel)
+    while len(frontier.paths) < target and frontier.paths and depth < tree.max_depth \
+            and frontier.above.complete:
         depth += 1
-        deeper = tree.frontier(depth, store)
-        if not deeper.paths:
+        deeper = tree.frontier(depth, store, cancel)
+        if not deeper.paths and deeper.above.complete:
             break
         frontier = deeper
     return frontier

@@ -136,8 +136,11 @@ class Splittable(Protocol):
     #: The deepest level a path can have.
     max_depth: int
 
-    def frontier(self, depth: int, store: bool) -> Frontier:
-        """Search the tree above ``depth``; stop at every open node of that depth."""
+    def frontier(self, depth: int, store: bool,
+                 cancel: Callable[[], bool] | None = None) -> Frontier:
+        """Search the tree above ``depth``; stop at every open node of that depth.  ``cancel``
+        is asked now and then: True ends the search early, ``above.complete`` then False and
+        ``paths`` only those met so far."""
 
     def solve(self, path: Path, *, store: bool, limit: int | None, time_limit: float | None,
               cancel: Callable[[], bool] | None) -> Part:

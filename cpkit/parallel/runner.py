@@ -176,18 +176,25 @@ class Coordinator:
             return backends.InlineBackend(lambda: signals.raised is not None)
         return backends.LocalBackend(self.workers)
 
-    def _split(self, workers: int) -> tuple[Frontier, Checkpoint | None]:
-        """The subproblems: from the checkpoint being resumed, or a fresh split."""
+    def _split(self, workers: int, signals: StopSignals
+               ) -> tuple[Frontier, Checkpoint | None, float]:
+        """The subproblems: from the checkpoint being resumed, or a fresh split, and the
+        seconds its frontier searches took.  A Ctrl-C or the time limit (which counts the
+        frontier searches, not the estimate before them) leaves the split unfinished; no
+        checkpoint is started from that."""
         if self.resume_file is not None:
             ck = Checkpoint.load(self.resume_file)
             ck.check_matches(self.source, self._recorded_options(), self.resume_file)
-            return Frontier(ck.depth, ck.paths, ck.above), ck
+            return Frontier(ck.depth, ck.paths, ck.above), ck, 0.0
         target = self.subproblems or plan.subproblem_target(self.tree, workers)[0]
-        frontier = plan.split(self.tree, target, self.store)
+        began = time.time()
+        deadline = None if self.time_limit is None else began + self.time_limit
+        frontier = plan.split(self.tree, target, self.store, lambda: (
+            signals.raised is not None or (deadline is not None and time.time() >= deadline)))
         ck = None
-        if self.checkpoint_file is not None:
+        if self.checkpoint_file is not None and frontier.above.complete:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier)
-        return frontier, ck
+        return frontier, ck, time.time() - began
 
     def run(self, signals: StopSignals) -> Result:
         backend = self._backend(signals)
@@ -202,7 +209,12 @@ class Coordinator:
         # subproblem's size.  Depth-first order balances well already (docs/architecture.md);
         # with estimates at hand, the largest go first.
         split_start = time.perf_counter()
-        frontier, ck = self._split(backend.workers)
+        frontier, ck, searched = self._split(backend.workers, signals)
+        if not frontier.above.complete:         # a Ctrl-C or the time limit during the split
+            reason = INTERRUPTED if signals.raised else TIME_LIMIT
+            return self._merge(frontier, {}, {}, reason, searched, frontier.above.seconds,
+                               {"plan_seconds": time.perf_counter() - split_start}, backend,
+                               ck)
         done: dict[int, Part] = dict(ck.done) if ck is not None else {}
         pending = [k for k in range(len(frontier.paths)) if k not in done]
         sizes = [1.0] * len(frontier.paths)
@@ -217,7 +229,9 @@ class Coordinator:
         started = backend.ready()
 
         start = time.perf_counter()
-        deadline = None if self.time_limit is None else time.time() + self.time_limit
+        # The frontier search is search too: the subproblems get what is left of the limit.
+        deadline = None if self.time_limit is None else (
+            time.time() + max(0.0, self.time_limit - split_seconds))
         spec = TaskSpec(self.store, self.limit, deadline)
         for k in pending:
             backend.submit(k, frontier.paths[k], spec)

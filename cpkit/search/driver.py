@@ -30,7 +30,9 @@ class StopSearch(Exception):
 class InterruptFlag:
     """While active, SIGINT sets a flag instead of raising KeyboardInterrupt inside the loop.
 
-    A second Ctrl-C restores Python's default behaviour, so a user can always break out.
+    A second Ctrl-C restores Python's default behaviour, so a user can always break out.  The
+    first is also handed to a flag-setting handler that was active before (a split run's
+    coordinator, around the frontier search), so that the run too knows it was interrupted.
     """
 
     def __init__(self) -> None:
@@ -48,6 +50,9 @@ class InterruptFlag:
             signal.signal(signal.SIGINT, signal.default_int_handler)
             raise KeyboardInterrupt
         self.raised = True
+        outer = self._previous
+        if callable(outer) and outer is not signal.default_int_handler:
+            outer(signum, frame)
 
     def __exit__(self, *exc) -> None:
         if self._previous is not None:

@@ -122,3 +122,44 @@ def test_bundled_puzzles_two_workers_equal_sequential(tiling_instance, name, uni
     split = cpkit.solve(puzzle, unique=unique, count_only=True, workers=2)
     assert split.complete and split.count == MANIFEST[name]["counts"][unique]
     same_figures(split, solve(puzzle, unique=unique, count_only=True))
+
+
+#: 15 x 14 parallelogram of hexominoes: a frontier with a million subproblems lies deep enough
+#: that searching for it takes far longer than the limits below.
+HEXOMINOES = "hexominoes_15x14_parallelogram.txt"
+
+
+@pytest.mark.parametrize("family", ["tiling", "edge_matching"])
+def test_the_time_limit_stops_a_long_split(tiling_instance, family, tmp_path):
+    """The frontier search counts against ``time_limit``; once cut it is not searched further,
+    nor checkpointed, and the run reports the limit at about its length."""
+    if family == "tiling":
+        puzzle, engine = tiling_instance(HEXOMINOES), "auto"
+    else:
+        from cpkit.models.em_generator import generate
+        puzzle, engine = generate(16, border_colours=5, inner_colours=17, seed=1), "cp"
+    ck = tmp_path / "ck.json"
+    result = cpkit.solve(puzzle, engine=engine, count_only=True, workers=2, time_limit=1.0,
+                         subproblems=10**6, checkpoint=str(ck), source={"test": family})
+    assert result.stop_reason == "time_limit" and not result.complete
+    assert result.stats.extra["subproblems_done"] == 0 and 1.0 <= result.seconds < 3.0
+    assert not ck.exists()
+
+
+def test_ctrl_c_during_the_split_reports_an_interrupted_run(tiling_instance):
+    """A Ctrl-C reaches the frontier search's own handler first; it used to end the frontier
+    search alone, and the run went on with the subproblems met so far as if they were all."""
+    import os
+    import signal
+    import threading
+
+    puzzle = tiling_instance(HEXOMINOES)
+    solve(puzzle, count_only=True, limit=1)                # compiled before the clock starts
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        result = cpkit.solve(puzzle, count_only=True, workers=2, subproblems=10**6)
+    finally:
+        timer.cancel()
+    assert result.stop_reason == "interrupted" and not result.complete
+    assert result.stats.extra["subproblems_done"] == 0 and result.seconds < 5.0
