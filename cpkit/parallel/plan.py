@@ -78,12 +78,19 @@ def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | Non
                         err(sols), seconds, searched)
 
 
-def subproblem_target(tree, workers: int, seed: int = 0) -> tuple[int, float]:
-    """How many subproblems to make, from a quick estimate of the whole tree; also returns that
-    estimate (nodes, ``inf`` beyond the float range)."""
-    whole = estimate(tree, [], 200, seed, seconds=PLAN_SECONDS)
+def subproblem_target(tree, workers: int, seed: int = 0, seconds: float = PLAN_SECONDS
+                      ) -> tuple[int, float]:
+    """How many subproblems to make, from a quick estimate of the whole tree (probing for
+    ``seconds`` at most); also returns that estimate (nodes, ``inf`` beyond the float range)."""
+    whole = estimate(tree, [], 200, seed, seconds=seconds)
     wanted = int(min(MAX_SUBPROBLEMS, whole.nodes / NODES_PER_SUBPROBLEM))
     return max(MIN_PER_WORKER * workers, wanted), whole.nodes
+
+
+def planning_budget(time_limit: float | None) -> float:
+    """Seconds of probes a run affords while planning: ``PLAN_SECONDS``, or a quarter of a
+    shorter time limit (a two-second run should not estimate for three)."""
+    return PLAN_SECONDS if time_limit is None else min(PLAN_SECONDS, time_limit / 4)
 
 
 def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = None

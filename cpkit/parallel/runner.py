@@ -186,7 +186,9 @@ class Coordinator:
             ck = Checkpoint.load(self.resume_file)
             ck.check_matches(self.source, self._recorded_options(), self.resume_file)
             return Frontier(ck.depth, ck.paths, ck.above), ck, 0.0
-        target = self.subproblems or plan.subproblem_target(self.tree, workers)[0]
+        budget = plan.planning_budget(self.time_limit)
+        target = self.subproblems or plan.subproblem_target(self.tree, workers,
+                                                             seconds=budget)[0]
         began = time.time()
         deadline = None if self.time_limit is None else began + self.time_limit
         frontier = plan.split(self.tree, target, self.store, lambda: (
@@ -219,7 +221,8 @@ class Coordinator:
         pending = [k for k in range(len(frontier.paths)) if k not in done]
         sizes = [1.0] * len(frontier.paths)
         if self.show_progress:
-            sizes = plan.subproblem_sizes(self.tree, frontier.paths)
+            sizes = plan.subproblem_sizes(self.tree, frontier.paths,
+                                          seconds=plan.planning_budget(self.time_limit))
             pending.sort(key=lambda k: -sizes[k])
         plan_seconds = time.perf_counter() - split_start
         # The frontier search is part of the search; the rest of the planning is start-up.
