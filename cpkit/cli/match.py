@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
 from ..search import supported
