@@ -119,8 +119,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         small = False
         if workers is None and not distributed and not durable and not signals.raised:
             probes = getattr(tree, "size_probes", 200)
-            small = plan.estimate(tree, [], probes,
-                                  seconds=plan.PLAN_SECONDS).nodes < AUTO_MIN_NODES
+            small = plan.estimate(tree, [], probes, seconds=plan.planning_budget(
+                time_limit)).nodes < AUTO_MIN_NODES
         if signals.raised:
             return tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
                                jit_seconds=0.0, solutions=[])
