@@ -752,7 +752,7 @@ def _fail(g, kind, who):
 
 
 @njit(cache=True, inline="always")
-def _available(m, g, p, tags):
+def available(m, g, p, tags):
     """Tiles pair ``p`` can still get: its Offer, less (with preemption tags on) the tiles
     preempted for other pairs."""
     avail = m[ix(g[O_OFF_SIZE] + p)]
@@ -772,7 +772,7 @@ def _queued_failure(m, g, tags):
     queue = g[O_QUEUE]
     for i in range(g[G_QTOP]):
         q = m[ix(queue + i)]
-        if _available(m, g, q, tags) < m[ix(g[O_DEM_SIZE] + q)]:
+        if available(m, g, q, tags) < m[ix(g[O_DEM_SIZE] + q)]:
             return q
     return -1
 
@@ -814,7 +814,7 @@ def propagate(st, m, g):
         m[ix(qflag + p)] = 0
         d = m[ix(dem_size + p)]
         tags = preemption and g[G_N3] == 0
-        avail = _available(m, g, p, tags)
+        avail = available(m, g, p, tags)
         if avail < d:
             if contradiction:
                 ok = _fail(g, F_PAIR, p)

@@ -183,18 +183,14 @@ def choose_cell(st, m, g):
                     return x
     heuristic = g[cp.G_HEURISTIC]
     tags = g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0
-    off_size = g[cp.O_OFF_SIZE]
     dem_size = g[cp.O_DEM_SIZE]
-    nb_pre = g[cp.O_NB_PRE]
     dp_mem = g[cp.O_DP_MEM]
     best = -1
     best_score = np.inf
     for k in range(m[ix(g[cp.O_DP_SIZE])]):
         p = m[ix(dp_mem + k)]
         if heuristic == H_MIN_OFFER:
-            score = float(m[ix(off_size + p)])
-            if tags:
-                score -= m[ix(nb_pre + p)]
+            score = float(cp.available(m, g, p, tags))
         else:
             e = expected_offer(st, m, g, p)
             if heuristic == H_MIN_EXPECTED_OFFER:
