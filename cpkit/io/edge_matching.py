@@ -22,7 +22,7 @@ from typing import TextIO
 
 from ..errors import InputError
 from ..models.edge_matching import (GREY, MAX_COLOURS, EdgeMatchingPuzzle, Hint, tile_kind)
-from .text import read_text
+from .text import read_text, whole_number
 
 FORMATS = ("native", "owen", "heule")
 #: Size lines beyond this are refused before any tile is read.
@@ -48,7 +48,7 @@ def looks_like_edge_matching(text: str) -> bool:
     for raw in text.splitlines():
         line = raw.split("#", 1)[0].strip()
         if line:
-            return all(tok.lstrip("-").isdigit() for tok in line.split())
+            return all(whole_number(tok) is not None for tok in line.split())
     return False
 
 
@@ -58,12 +58,10 @@ def _lines(text: str, path: str) -> list[_Line]:
         tokens = raw.split("#", 1)[0].split()
         if not tokens:
             continue
-        values = []
-        for tok in tokens:
-            try:
-                values.append(int(tok))
-            except ValueError:
-                raise InputError(f"expected whole numbers, found {tok!r}", path, number) from None
+        values = [whole_number(tok) for tok in tokens]
+        if None in values:
+            bad = tokens[values.index(None)]
+            raise InputError(f"expected whole numbers, found {bad!r}", path, number)
         out.append(_Line(number, values))
     if not out:
         raise InputError("the file is empty", path)

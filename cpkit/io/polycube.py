@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
-from .text import read_text
+from .text import read_text, whole_number
 from ..models.geometry import Cell
 from ..models.tiling import Piece, Puzzle
 
@@ -153,9 +153,9 @@ class _Parser:
 
     def _int_tag(self, lineno: int, tags, key: str) -> int:
         value = tags[key]
-        if value is True or not str(value).lstrip("-").isdigit():
+        number = None if value is True else whole_number(str(value))
+        if number is None:
             raise self.error(lineno, f"{key} must be a whole number, got {value!r}")
-        number = int(value)
         if number < 1:
             raise self.error(lineno, f"{key} must be at least 1, got {number}")
         if number > 1000:
@@ -186,10 +186,11 @@ class _Parser:
         cells = []
         for k, triple in enumerate(layout.split(","), start=1):
             parts = triple.split()
-            if len(parts) != 3 or not all(p.lstrip("-").isdigit() for p in parts):
+            cell = tuple(whole_number(p) for p in parts)
+            if len(cell) != 3 or None in cell:
                 raise self.error(lineno, f"layout cell {k} is {triple.strip()!r}; expected three "
                                          f"whole numbers 'x y z'")
-            cells.append(tuple(int(p) for p in parts))
+            cells.append(cell)
         if len(set(cells)) != len(cells):
             raise self.error(lineno, f"piece {name} lists a cell twice")
         if d.one_sided and any(c[2] != 0 for c in cells):

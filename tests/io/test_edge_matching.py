@@ -43,6 +43,9 @@ def test_comments_and_blank_lines_are_ignored():
 
 @pytest.mark.parametrize("text, line, message", [
     ("3\n12\n0\n1 2 0 x\n", 4, "whole numbers"),
+    ("3\n12\n0\n1 0_2 0 0\n", 4, "whole numbers"),
+    ("3\n12\n0\n1 \uff12 0 0\n", 4, "whole numbers"),
+    ("3\n1_2\n0\n", 2, "whole numbers"),
     (native()[:-len(TILES[-1]) - 1], 11, "ends early"),
     (native() + "1 2 3 4\n", 13, "extra line"),
     ("3\n12\n0\n1 2 0\n", 4, "four colours"),
@@ -56,6 +59,12 @@ def test_errors_name_the_line(text, line, message):
     with pytest.raises(InputError, match=message) as err:
         parse_edge_matching(text, "f.txt")
     assert str(err.value).startswith(f"f.txt:{line}: ")
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path):
+    marked = tmp_path / "bom.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + native().encode())
+    assert read_edge_matching(marked).tiles == parse_edge_matching(native()).tiles
 
 
 def test_model_errors_name_the_file():

@@ -67,6 +67,9 @@ def test_several_puzzles_in_one_file():
 @pytest.mark.parametrize("text, line, fragment", [
     ("D:xDim=x:yDim=1:zDim=1\n~D", 1, "xDim must be a whole number"),
     ("D:xDim=0:yDim=1:zDim=1\n~D", 1, "at least 1"),
+    ("D:xDim=\u00b2:yDim=1:zDim=1\n~D", 1, "xDim must be a whole number"),
+    ("D:xDim=1_0:yDim=1:zDim=1\n~D", 1, "xDim must be a whole number"),
+    ("D:xDim=2:yDim=1:zDim=1\nC:name=a:layout=0 0 \uff10, 1 0 0\n~D", 2, "layout cell 1"),
     ("D:xDim=2:yDim=1:zDim=1:color=red\n~D", 1, "unknown tag 'color'"),
     ("D:xDim=2:yDim=1:zDim=1:xDim=3\n~D", 1, "given twice"),
     ("D:xDim=2:yDim=1\n~D", 1, "lacks 'zDim='"),
@@ -101,6 +104,14 @@ def test_unreadable_files(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(InputError, match="not a text file"):
         read_polycube(binary)
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path):
+    text = (TILING / "somacube.txt").read_text()
+    marked = tmp_path / "bom.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    (p,) = read_polycube(marked)
+    assert p.box == (3, 3, 3) and len(p.pieces) == 7
 
 
 @pytest.mark.parametrize("path", sorted(TILING.glob("*.txt")), ids=lambda p: p.name)
