@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
-from ..models.edge_matching import (GREY, MAX_COLOURS, EdgeMatchingPuzzle, Hint, tile_kind)
+from ..models.edge_matching import (GREY, MAX_COLOURS, MAX_SIDE, EdgeMatchingPuzzle, Hint,
+                                    tile_kind)
 from .text import read_text, whole_number
 
 FORMATS = ("native", "owen", "heule")
-#: Size lines beyond this are refused before any tile is read.
-MAX_SIDE = 64
 
 
 @dataclass

@@ -42,7 +42,18 @@ GREY = 0
 MAX_COLOURS = 254
 #: Boards larger than this are refused (a 16x16 Eternity II board is 256 cells).
 MAX_CELLS = 4096
+MAX_SIDE = 64
 UNIQUE_MODES = ("rotation", "raw")
+
+
+def check_board_size(width: int, height: int) -> None:
+    """Refuse a board outside 2 .. ``MAX_SIDE`` on a side (at most ``MAX_CELLS`` cells), the
+    sizes every file layout and engine take."""
+    if width < 2 or height < 2:
+        raise InputError(f"the board must be at least 2 x 2, got {width} x {height}")
+    if max(width, height) > MAX_SIDE:
+        raise InputError(f"a {width} x {height} board is too large (at most {MAX_SIDE} on a "
+                         f"side, {MAX_CELLS} cells)")
 
 
 @dataclass(frozen=True)
@@ -129,11 +140,7 @@ class EdgeMatchingPuzzle:
 
     # ------------------------------------------------------------------ validation
     def _check_board(self) -> None:
-        if self.width < 2 or self.height < 2:
-            raise InputError(f"the board must be at least 2 x 2, got {self.width} x {self.height}")
-        if self.width * self.height > MAX_CELLS:
-            raise InputError(f"a {self.width} x {self.height} board is too large (at most "
-                             f"{MAX_CELLS} cells)")
+        check_board_size(self.width, self.height)
         for k, t in enumerate(self.tiles):
             if len(t) != 4:
                 raise InputError(f"tile {k + 1} has {len(t)} colours, expected 4")

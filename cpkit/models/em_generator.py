@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 
 from ..errors import InputError
-from .edge_matching import MAX_CELLS, MAX_COLOURS, BoardSolution, EdgeMatchingPuzzle, rotate
+from .edge_matching import (MAX_COLOURS, BoardSolution, EdgeMatchingPuzzle, check_board_size,
+                            rotate)
 
 
 def generate(width: int, height: int | None = None, *, border_colours: int, inner_colours: int,
@@ -30,10 +31,7 @@ def plant(width: int, height: int | None = None, *, border_colours: int, inner_c
     """The puzzle ``generate`` makes and the solved board it was cut from (a solution of it,
     which tests use as a witness and a source of hints)."""
     height = width if height is None else height
-    if width < 2 or height < 2:
-        raise InputError(f"the board must be at least 2 x 2, got {width} x {height}")
-    if width * height > MAX_CELLS:
-        raise InputError(f"a {width} x {height} board is too large (at most {MAX_CELLS} cells)")
+    check_board_size(width, height)
     if border_colours < 1 or inner_colours < 1:
         raise InputError("there must be at least one border colour and one inner colour")
     if border_colours + inner_colours > MAX_COLOURS:

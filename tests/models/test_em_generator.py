@@ -43,6 +43,7 @@ def test_a_generated_puzzle_has_its_planted_solution(seed):
     (dict(width=4, border_colours=0, inner_colours=1), "at least one"),
     (dict(width=4, border_colours=200, inner_colours=100), "at most"),
     (dict(width=100, border_colours=2, inner_colours=2), "too large"),
+    (dict(width=100, height=2, border_colours=2, inner_colours=2), "at most 64 on a side"),
 ])
 def test_bad_parameters(kwargs, message):
     with pytest.raises(InputError, match=message):
