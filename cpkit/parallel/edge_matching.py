@@ -121,14 +121,13 @@ class EdgeMatchingTree:
     def _part(self, searches: list, count: int, complete: bool, seconds: float,
               solutions: list[list[int]], cpu_start: float) -> Part:
         extra: dict[str, int] = {}
-        if self.engine != "backtrack":
-            for s in searches:
-                for key, value in s.statistics().items():
-                    if isinstance(value, list):
-                        for name, v in zip(PATTERN_KEYS, value):
-                            extra[name] = extra.get(name, 0) + int(v)
-                    else:
-                        extra[key] = extra.get(key, 0) + int(value)
+        for s in searches:
+            for key, value in s.statistics().items():
+                if isinstance(value, list):
+                    for name, v in zip(PATTERN_KEYS, value):
+                        extra[name] = extra.get(name, 0) + int(v)
+                else:
+                    extra[key] = extra.get(key, 0) + int(value)
         return Part(count=count, found=sum(s.solutions for s in searches),
                     nodes=sum(s.nodes for s in searches), extra=extra, complete=complete,
                     seconds=seconds, solutions=solutions,

@@ -82,6 +82,11 @@ class BacktrackSearch(BufferedSearch):
     def nodes(self) -> int:
         return int(self.counters[K.CT_NODES])
 
+    def statistics(self) -> dict[str, int]:
+        """The brute force places every tile by a choice: nothing is propagated (the key is
+        there so that every numba engine's JSON has it)."""
+        return {"propagated": 0}
+
     def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.state[K.ST_NBUF] = 0
         a = self.a
@@ -109,6 +114,6 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     chain, outcome, solutions = run_roots(puzzle, roots, BacktrackSearch, limit=limit,
                                           time_limit=time_limit, count_only=count_only,
                                           on_solution=on_solution)
-    stats = Stats(nodes=chain.total("nodes"))
+    stats = Stats(nodes=chain.total("nodes"), extra={"propagated": 0})
     return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
                   outcome.stop_reason, outcome.seconds, jit, solutions, stats, {}, puzzle.name)
