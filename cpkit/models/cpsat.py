@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import InputError
 from .exact_cover import ExactCover
 
 
@@ -48,6 +49,12 @@ def exact_cover_model(cover: ExactCover) -> CoverModel:
     return CoverModel(model, x, infeasible)
 
 
+#: The edge-matching model's tables (a row per cell and fitting orientation) stop here: a 24 x 24
+#: board of distinct tiles has about 950,000 rows, which CP-SAT takes in 1.6 GB; at 32 x 32
+#: (3.3 million) it needed 3 GB and ran 13 s for a 5 s limit.
+MAX_TABLE_ROWS = 1 << 20
+
+
 @dataclass
 class BoardModel:
     """A CP-SAT model of an edge-matching puzzle: a tile variable per cell and a colour variable
@@ -80,6 +87,12 @@ def edge_matching_model(puzzle) -> BoardModel:
                                                         f"n{cell}")
     tiles = [model.new_int_var(0, a.n_tiles - 1, f"t{cell}") for cell in range(a.n_cells)]
     hinted = dict(zip(a.hint_cell.tolist(), a.hint_ori.tolist()))
+    tables = _tables_by_frame(a)
+    rows_in_all = sum(len(tables[tuple(bool(f) for f in row)]) for row in a.nbr < 0)
+    if rows_in_all > MAX_TABLE_ROWS:
+        raise InputError(f"the CP-SAT model of a {puzzle.width} x {puzzle.height} board would "
+                         f"have {rows_in_all:,} table rows (at most {MAX_TABLE_ROWS:,}: CP-SAT "
+                         f"then needs gigabytes and overruns its time limit); use --engine cp")
     sides = []
     for cell in range(a.n_cells):
         nb = a.nbr[cell]
@@ -87,13 +100,27 @@ def edge_matching_model(puzzle) -> BoardModel:
                  north.get(int(nb[2])) if nb[2] >= 0 else None,
                  east.get(int(nb[3])) if nb[3] >= 0 else None]
         sides.append([v if v is not None else 0 for v in shown])
-        frame = nb < 0
-        orientations = [hinted[cell]] if cell in hinted else range(a.n_orientations)
-        rows = []
-        for o in orientations:
+        frame = tuple(bool(f) for f in nb < 0)
+        rows = tables[frame]
+        if cell in hinted:
+            o = hinted[cell]
             col = a.ori_col[o]
-            if all((col[s] == 0) == frame[s] for s in range(4)):
-                rows.append([int(a.ori_tile[o])] + [int(col[s]) for s in range(4) if not frame[s]])
+            rows = [[int(a.ori_tile[o])] + [int(col[s]) for s in range(4) if not frame[s]]] \
+                if all((col[s] == 0) == frame[s] for s in range(4)) else []
         model.add_allowed_assignments([tiles[cell]] + [v for v in shown if v is not None], rows)
     model.add_all_different(tiles)
     return BoardModel(model, tiles, sides)
+
+
+def _tables_by_frame(a) -> dict[tuple[bool, ...], list[list[int]]]:
+    """For each set of frame sides a cell can have, the rows of its table: (tile, colours of the
+    other sides) for every orientation grey exactly there.  Cells share these lists (a board has
+    at most nine kinds of cell), so building them costs one pass over the orientations rather
+    than one per cell."""
+    grey = a.ori_col == 0
+    tables = {}
+    for frame in {tuple(bool(f) for f in row) for row in a.nbr < 0}:
+        fits = np.flatnonzero((grey == np.array(frame)).all(axis=1))
+        keep = [s for s in range(4) if not frame[s]]
+        tables[frame] = np.column_stack([a.ori_tile[fits], a.ori_col[fits][:, keep]]).tolist()
+    return tables

@@ -60,3 +60,15 @@ def test_cpsat_edge_matching_limit_stops_with_valid_solutions():
     result = solve(puzzle, engine="cpsat", limit=3)
     assert (result.count, result.complete, result.stop_reason) == (3, False, "limit")
     assert all(verify_board(puzzle, s) == [] for s in result.solutions)
+
+
+def test_cpsat_refuses_an_edge_matching_model_too_large_for_it():
+    # 32 x 32 distinct tiles: 3.2 million table rows, which CP-SAT took in 3 GB, running 13 s
+    # for a 5 s limit; the model is refused before anything is built.
+    from cpkit.errors import InputError
+    from cpkit.models.em_generator import generate
+    from cpkit.search import solve
+
+    puzzle = generate(32, border_colours=5, inner_colours=10, seed=1)
+    with pytest.raises(InputError, match=r"3,235,516 table rows \(at most 1,048,576"):
+        solve(puzzle, engine="cpsat", first=True, time_limit=5)
