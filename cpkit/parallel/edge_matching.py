@@ -29,6 +29,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..models.edge_matching import EdgeMatchingPuzzle
+from ..propagators import colorpair
 from ..result import Result, Stats
 from ..search import em_backtrack, em_cp, em_edges
 from ..search.driver import drive
@@ -244,6 +245,7 @@ def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
         if engine_options["heuristic"] not in em_cp.K.HEURISTICS:
             raise InputError(f"unknown heuristic {engine_options['heuristic']!r}; expected one "
                              f"of {', '.join(em_cp.K.HEURISTICS)}")
+        colorpair.check_fits(model.arrays)
     if engine == "edges":
         for key, default in EDGES_OPTIONS.items():
             engine_options[key] = options.pop(key, default)

@@ -53,6 +53,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..errors import InputError
 from . import explain as ex
 from . import sparse_set as ss
 from .sparse_set import ix
@@ -204,6 +205,24 @@ def colour_tables(a, tile_pairs: np.ndarray) -> dict[int, np.ndarray]:
     return {O_OFF_INIT: off_init, O_TILE_COLS: tile_cols.ravel(), O_COL_START: start,
             O_COL_TILES: col_tiles, O_RIM: rim.ravel(), O_SHARED: shared,
             O_RIM_COLOUR: rim_colour}
+
+
+#: The Offer and Demand families hold two int32 entries per (pair, tile) and per (pair, cell),
+#: with 2 C^2 pairs over C colours (grey included).  Past 1 GiB of them a board is refused: a
+#: 64 x 64 board of 220 colours would need 6.4 GB (per process) and seconds of set-up per root.
+MAX_FAMILY_ENTRIES = 1 << 28
+
+
+def check_fits(a) -> None:
+    """One-line error for a board whose Offer and Demand sets would not fit ``MAX_FAMILY_ENTRIES``
+    (``a``: its ``BoardArrays``)."""
+    entries = 2 * a.n_pairs * (a.n_tiles + a.n_cells)
+    if entries > MAX_FAMILY_ENTRIES:
+        raise InputError(f"the cp engine keeps an Offer and a Demand set over the tiles and cells "
+                         f"for each of the {a.n_pairs:,} colour pairs of {a.n_values} colours: "
+                         f"{entries * 4 / 2 ** 30:.1f} GiB for this {a.width} x {a.height} board "
+                         f"(at most {MAX_FAMILY_ENTRIES * 4 / 2 ** 30:.0f} GiB); use --engine "
+                         f"backtrack")
 
 
 def build_state(a, *, contradiction: bool = True, instantiation: bool = True,

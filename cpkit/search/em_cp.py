@@ -48,6 +48,7 @@ class CpSearch(BufferedSearch):
             raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
                              f"{', '.join(K.HEURISTICS)}")
         a = puzzle.arrays
+        cp.check_fits(a)
         root_cells, root_oris = (a.hint_cell, a.hint_ori) if placements is None else placements
         n_roots = len(root_cells)
         limit = shave_limit(shave, a.n_orientations)
@@ -149,6 +150,7 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
         raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
                          f"{', '.join(K.HEURISTICS)}")
     shave_limit(shave, 1)
+    cp.check_fits(puzzle.arrays)    # before compiling anything
     jit = jit_seconds()
     options = dict(heuristic=heuristic, contradiction=contradiction,
                    instantiation=instantiation, preemption=preemption, opposite=opposite,

@@ -146,6 +146,17 @@ def test_the_python_model_refuses_boards_beyond_its_depth(capsys, tmp_path):
     one_line_error(capsys, "match", big, "--engine", "alldiff", match="at most 256 cells")
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_cp_engine_refuses_a_board_whose_pair_sets_would_not_fit(capsys, tmp_path, workers):
+    # 32 x 32 of 220 colours: 97,682 pairs, each with a set over the tiles and one over the
+    # cells; the run took 2.1 GB before, 64 x 64 8 GB.
+    big = tmp_path / "big.txt"
+    assert run(capsys, "generate", "edge-matching", "--size", "32", "--border-colors", "20",
+               "--inner-colors", "200", "--seed", "1", "--output", big)[0] == 0
+    one_line_error(capsys, "match", big, "--first", "--workers", workers,
+                   match="1.5 GiB for this 32 x 32 board (at most 1 GiB)")
+
+
 def test_the_edges_engine_refuses_more_colours_than_a_word_holds(capsys, tmp_path):
     wide = tmp_path / "wide.txt"
     assert run(capsys, "generate", "edge-matching", "--size", "9", "--border-colors", "4",
