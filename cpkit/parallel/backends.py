@@ -253,6 +253,9 @@ class DaskBackend:
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") \
                     from None
+            except ValueError as exc:         # distributed's parse of the address
+                raise InputError(f"--scheduler {address}: {exc} (expected an address such as "
+                                 f"tcp://host:8786)") from None
         self.client = client
         self._futures: dict = {}
         self.workers = max(1, len(client.scheduler_info().get("workers", {})))

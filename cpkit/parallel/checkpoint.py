@@ -41,6 +41,22 @@ def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
     return json.loads(json.dumps(options, sort_keys=True, default=str))
 
 
+def check_writable(path: str | os.PathLike) -> None:
+    """``InputError`` unless a checkpoint can be written at ``path``, found before the search
+    starts rather than at its first checkpoint: the directory takes a file (one is made and
+    removed, as ``save`` makes its temporary file) and ``path`` is not a directory."""
+    target = FsPath(path)
+    if target.is_dir():
+        raise InputError("is a directory; --checkpoint names a file", str(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                   dir=target.parent if str(target.parent) else ".")
+    except OSError as exc:
+        raise InputError(f"cannot write the checkpoint: {exc.strerror}", str(path)) from None
+    os.close(fd)
+    os.unlink(tmp)
+
+
 @dataclass
 class Checkpoint:
     model: dict[str, Any]
@@ -70,7 +86,15 @@ class Checkpoint:
                 "pending": self.pending}
 
     def save(self, path: str | os.PathLike) -> None:
-        """Replace ``path`` atomically (see the module docstring)."""
+        """Replace ``path`` atomically (see the module docstring); ``InputError`` if it cannot
+        be written."""
+        try:
+            self._save(path)
+        except OSError as exc:
+            raise InputError(f"cannot write the checkpoint: {exc.strerror or exc}",
+                             str(path)) from None
+
+    def _save(self, path: str | os.PathLike) -> None:
         target = FsPath(path)
         directory = target.parent if str(target.parent) else FsPath(".")
         text = json.dumps(self.to_json(), separators=(",", ":"))

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from ..errors import EngineUnavailable, InputError
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from . import backends, plan, splitter
-from .checkpoint import Checkpoint
+from .checkpoint import Checkpoint, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
 from .progress import Progress
 from .protocol import Frontier, Part
@@ -100,6 +100,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         raise InputError("--checkpoint and --resume apply to counting runs (--count-only)")
     if durable and source is None:
         raise InputError("checkpoints need the puzzle as a file path (to record its identity)")
+    if checkpoint is not None:
+        check_writable(checkpoint)
     if subproblems is not None and subproblems < 1:
         raise InputError(f"subproblems must be at least 1, got {subproblems}")
     if time_limit is not None and not time_limit > 0:

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from cpkit.errors import InputError
-from cpkit.parallel.checkpoint import Checkpoint, model_identity
+from cpkit.parallel.checkpoint import Checkpoint, check_writable, model_identity
 from cpkit.parallel.protocol import Frontier, Part
 from tests.conftest import TILING
 
@@ -43,10 +43,19 @@ def test_a_failed_write_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError, match="cannot write the checkpoint: disk full"):
         ck.save(path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["a.ck"]      # no temporary file left
+
+
+def test_a_checkpoint_that_cannot_be_written_is_found_before_the_search(tmp_path):
+    check_writable(tmp_path / "a.ck")
+    assert list(tmp_path.iterdir()) == []                          # the probe file is gone
+    with pytest.raises(InputError, match="is a directory"):
+        check_writable(tmp_path)
+    with pytest.raises(InputError, match="No such file or directory"):
+        check_writable(tmp_path / "missing" / "a.ck")
 
 
 @pytest.mark.parametrize("text, message", [

@@ -88,11 +88,29 @@ def test_unreachable_scheduler_is_one_clear_error(tiling_instance, monkeypatch):
         run(tiling_instance("somacube.txt"), scheduler="tcp://127.0.0.1:9", count_only=True)
 
 
+@pytest.mark.parametrize("address", ["notanaddress", "http://x"])
+def test_a_malformed_scheduler_address_is_one_clear_error(tiling_instance, address):
+    pytest.importorskip("distributed")
+    from cpkit.parallel.runner import run
+
+    with pytest.raises(InputError, match=f"--scheduler {address}: .*tcp://host:8786"):
+        run(tiling_instance("somacube.txt"), scheduler=address, count_only=True)
+
+
+def test_an_unwritable_checkpoint_is_refused_before_the_search(tmp_path):
+    with pytest.raises(InputError, match="cannot write the checkpoint"):
+        cpkit.count(str(TILING / "somacube.txt"), checkpoint=str(tmp_path / "no" / "a.ck"))
+
+
 def test_checkpoint_through_the_api_resumes_to_the_same_count(tmp_path):
     path = TILING / "somacube.txt"
     ck = tmp_path / "soma.ck"
-    first = cpkit.solve(str(path), unique="raw", count_only=True, workers=1,
-                        checkpoint=str(ck), time_limit=0.05, subproblems=300)
+    for limit in (0.05, 0.2, 1.0, 5.0):
+        # a limit that ends the split itself writes no checkpoint (a busy machine may need more)
+        first = cpkit.solve(str(path), unique="raw", count_only=True, workers=1,
+                            checkpoint=str(ck), time_limit=limit, subproblems=300)
+        if ck.exists():
+            break
     data = json.loads(ck.read_text())
     assert data["format"] == "cpkit-checkpoint"
     assert len(data["done"]) + len(data["pending"]) == len(data["split"]["paths"])
