@@ -4,11 +4,13 @@ kind is told from the file's content as ``cpkit.load`` does."""
 
 from __future__ import annotations
 
+import sys
+
 from ..io.edge_matching import looks_like_edge_matching
 from ..io.polycube import read_polycube
 from ..io.text import read_text
 from ..search.tiling import UNIQUE_MODES
-from .common import HelpFormatter, announce_compiles, positive_int
+from .common import HelpFormatter, announce_compiles, positive_float, positive_int
 
 
 def add_parser(sub) -> None:
@@ -37,6 +39,8 @@ def add_parser(sub) -> None:
                    help="do not print piece names (edge matching: tile numbers)")
     p.add_argument("--puzzle-index", type=positive_int, metavar="K",
                    help="draw the K-th puzzle of a file holding several")
+    p.add_argument("--time-limit", type=positive_float, metavar="S",
+                   help="give up after S seconds of search if solution K is not found by then")
     p.set_defaults(run=run)
 
 
@@ -54,10 +58,9 @@ def run(args) -> int:
         raise InputError(f"the file holds {len(puzzles)} puzzle(s), not {k + 1}", args.puzzle)
     puzzle = puzzles[k]
     announce_compiles()
-    result = solve(puzzle, unique=args.unique, limit=args.solution)
-    if len(result.solutions) < args.solution:
-        raise InputError(f"{puzzle.name} has {result.count} solution(s) ({args.unique}); "
-                         f"there is no solution {args.solution}", args.puzzle)
+    result = solve(puzzle, unique=args.unique, limit=args.solution, time_limit=args.time_limit)
+    if not _found(result, args, puzzle.name, args.unique):
+        return 1
     render_tiling(puzzle, result.solutions[args.solution - 1], args.output, view=args.view,
                   letters=not args.no_letters,
                   title=f"{puzzle.name}, solution {args.solution}")
@@ -78,12 +81,31 @@ def _render_edge_matching(args) -> int:
         raise InputError("edge-matching boards count up to rotation or raw, not mirror")
     puzzle = read_edge_matching(args.puzzle)
     announce_compiles()
-    result = solve(puzzle, engine="cp", unique=args.unique, limit=args.solution)
-    if len(result.solutions) < args.solution:
-        raise InputError(f"{puzzle.name} has {result.count} solution(s) ({result.unique}); "
-                         f"there is no solution {args.solution}", args.puzzle)
+    result = solve(puzzle, engine="cp", unique=args.unique, limit=args.solution,
+                   time_limit=args.time_limit)
+    if not _found(result, args, puzzle.name, result.unique):
+        return 1
     render_edge_matching(puzzle, result.solutions[args.solution - 1], args.output,
                          numbers=not args.no_letters,
                          title=f"{puzzle.name}, solution {args.solution}")
     print(f"wrote {args.output}")
     return 0
+
+
+def _found(result, args, name: str, unique: str) -> bool:
+    """Whether the search reached solution K; if not, why: a Ctrl-C is an interruption (exit
+    130), the time limit a failure to draw (False: exit 1), a finished search with fewer
+    solutions a wrong K (exit 2)."""
+    from ..errors import InputError
+    from ..result import INTERRUPTED
+
+    if len(result.solutions) >= args.solution:
+        return True
+    if result.stop_reason == INTERRUPTED:
+        raise KeyboardInterrupt
+    if not result.complete:
+        print(f"cpkit: {name}: {len(result.solutions)} solution(s) found in "
+              f"{result.seconds:.1f} s, not {args.solution}; nothing drawn", file=sys.stderr)
+        return False
+    raise InputError(f"{name} has {result.count} solution(s) ({unique}); there is no solution "
+                     f"{args.solution}", args.puzzle)

@@ -1,0 +1,46 @@
+"""``cpkit render`` when the requested solution is not reached: the time limit (exit 1, nothing
+drawn), Ctrl-C (exit 130, reported as an interruption, not as a puzzle without solutions)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cpkit.cli import main
+
+pytest.importorskip("matplotlib")
+
+
+@pytest.fixture(scope="module")
+def hard_board(tmp_path_factory):
+    """16 x 16 with Eternity II's palettes (5 border, 17 inner colours): the cp engine finds
+    no solution of it in minutes."""
+    board = tmp_path_factory.mktemp("render") / "e16.txt"
+    assert main(["generate", "edge-matching", "--size", "16", "--border-colors", "5",
+                 "--inner-colors", "17", "--seed", "1", "-o", str(board)]) == 0
+    return board
+
+
+def test_the_time_limit_ends_the_search_and_draws_nothing(capsys, hard_board, tmp_path):
+    picture = tmp_path / "x.png"
+    status = main(["render", str(hard_board), "-o", str(picture), "--time-limit", "0.5"])
+    err = capsys.readouterr().err
+    assert status == 1 and "0 solution(s) found" in err and "nothing drawn" in err
+    assert not picture.exists()
+
+
+def test_ctrl_c_is_an_interruption(hard_board, tmp_path):
+    picture = tmp_path / "x.png"
+    proc = subprocess.Popen([sys.executable, "-m", "cpkit", "render", str(hard_board), "-o",
+                             str(picture)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and err.strip().splitlines()[-1] == "cpkit: interrupted", err
+    assert "solution(s)" not in err and not picture.exists()
