@@ -68,12 +68,18 @@ def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
                progress=sys.stderr.isatty() and not args.json, source=source, **options)
 
 
+#: Below this many nodes per probe the exhaustive parts are too small to time the engine by.
+SMALL_PARTS = 200
+
+
 def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -> int:
     """Print Knuth's estimate of the tree below the root (``--monte-carlo N``)."""
     from ..errors import EngineUnavailable, InputError
     from ..parallel import splitter
     from ..parallel.job import Job, tree
     from ..parallel.plan import estimate
+    from ..parallel.runner import StopSignals
+    from ..result import COMPLETE, INTERRUPTED, TIME_LIMIT
     from ..search import AUTO, family_of
 
     family = family_of(model)
@@ -81,6 +87,7 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     name = AUTO.get(family, engine) if engine == "auto" else engine
     if splitter(family, name) is None:
         raise EngineUnavailable(f"--monte-carlo needs a search tree; the {name} engine has none")
+    time_limit = options.get("time_limit")
     for key in ("limit", "first", "time_limit", "count_only", "on_solution"):
         options.pop(key, None)
     t = tree(Job(family, name, model, options))
@@ -91,23 +98,33 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
             raise InputError(f"--mc-remaining must be between 0 and {top - 1}, "
                              f"got {args.mc_remaining}")
         stop = top - args.mc_remaining
-    est = estimate(t, [], args.monte_carlo, args.mc_seed, stop)
-    out = {"probes": est.probes, "seed": args.mc_seed, "remaining": args.mc_remaining,
+    with StopSignals() as signals:
+        est = estimate(t, [], args.monte_carlo, args.mc_seed, stop, seconds=time_limit,
+                       cancel=lambda: signals.raised is not None)
+    if est.probes == 0:
+        raise KeyboardInterrupt
+    reason = COMPLETE if est.probes == args.monte_carlo else \
+        INTERRUPTED if signals.raised is not None else TIME_LIMIT
+    out = {"engine": name, "probes": est.probes, "stop_reason": reason,
+           "seed": args.mc_seed, "remaining": args.mc_remaining,
            "estimated_nodes": _json_number(est.nodes, 1),
            "nodes_error": _json_number(est.nodes_error, 1),
            "estimated_solutions": _json_number(est.solutions, 3),
            "solutions_error": _json_number(est.solutions_error, 3),
            "probe_seconds": round(est.seconds, 6)}
     if est.exhaustive_nodes:
-        rate = est.exhaustive_nodes / est.seconds if est.seconds > 0 else 0.0
+        rate = est.exhaustive_nodes / est.exhaustive_seconds if est.exhaustive_seconds > 0 \
+            else 0.0
         out["nodes_per_s"] = round(rate, 1)
         out["estimated_seconds"] = _json_number(est.nodes / rate, 3) if rate else None
+    status = 130 if reason == INTERRUPTED else 0
     if args.json:
         print(json.dumps(out))
-        return 0
+        return status
     how = (f"probes end when {args.mc_remaining} pieces remain and search the rest"
            if stop is not None else "probes walk to a leaf")
-    print(f"{getattr(model, 'name', '')}: Monte-Carlo estimate from {est.probes:,} probes "
+    cut = f" of {args.monte_carlo:,} ({reason.replace('_', ' ')})" if reason != COMPLETE else ""
+    print(f"{getattr(model, 'name', '')}: Monte-Carlo estimate from {est.probes:,}{cut} probes "
           f"(seed {args.mc_seed}; {how}):")
     what = "search nodes (fits)" if pieces is not None else "search nodes       "
     print(f"  {what}  ~ {_approx(est.nodes, 0)} +- {_approx(est.nodes_error, 0)}")
@@ -116,8 +133,13 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     if "estimated_seconds" in out and out["estimated_seconds"] is not None:
         print(f"  at {out['nodes_per_s']:,.0f} nodes/s (measured in the exhaustive parts): "
               f"~ {_approx(out['estimated_seconds'], 1)} s of search on one core")
+        per_part = est.exhaustive_nodes / est.exhaustive_parts
+        if per_part < SMALL_PARTS:
+            print(f"  (the {est.exhaustive_parts:,} exhaustive parts averaged {per_part:,.0f} "
+                  f"nodes: setting each up weighs on that rate; a larger --mc-remaining "
+                  f"measures it better)")
     print(f"  ({est.seconds:.2f} s; +- is one standard error)")
-    return 0
+    return status
 
 
 def _json_number(x: float, digits: int) -> float | None:

@@ -139,6 +139,8 @@ def run(args) -> int:
             options["on_solution"] = on_solution
         if args.monte_carlo:
             status = max(status, long_runs.monte_carlo(puzzle, args, options, puzzle.n_pieces))
+            if status == 130:
+                break
             continue
         result = long_runs.solve(puzzle, args, options, args.puzzle, index,
                                  {"mirror": bool(args.mirror)})

@@ -154,8 +154,8 @@ class DlxTree:
             return Probe(degrees, 0, counted)
         if status != K.DESCENT_READY or level < target:
             return Probe(degrees)
-        drive(search.step, limit=None, time_limit=None)
-        return Probe(degrees, search.nodes, counted)
+        outcome = drive(search.step, limit=None, time_limit=None)
+        return Probe(degrees, search.nodes, counted, seconds=outcome.seconds)
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
                jit_seconds: float, solutions: list[list[int]]) -> Result:

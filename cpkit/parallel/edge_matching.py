@@ -215,7 +215,7 @@ class EdgeMatchingTree:
                 return Probe(degrees, uncounted=uncounted)      # a branch that fails at once
             cur = live[k]
         part = self.solve(cur, store=False)
-        return Probe(degrees, part.nodes, part.count, uncounted)
+        return Probe(degrees, part.nodes, part.count, uncounted, part.seconds)
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
                jit_seconds: float, solutions: list[list[int]]) -> Result:

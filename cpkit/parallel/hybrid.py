@@ -172,7 +172,7 @@ class HybridTree:
         if len(cur) >= self.max_depth:
             return Probe(degrees)
         part = self.solve(cur, store=False)
-        return Probe(degrees, part.nodes, part.count)
+        return Probe(degrees, part.nodes, part.count, seconds=part.seconds)
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
                jit_seconds: float, solutions: list[list[int]]) -> Result:

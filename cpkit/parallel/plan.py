@@ -47,26 +47,39 @@ class Estimate:
     solutions_error: float
     seconds: float
     exhaustive_nodes: int = 0
+    exhaustive_seconds: float = 0.0
+    exhaustive_parts: int = 0       # walks that reached the depth where the search takes over
 
 
 def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | None = None,
-             seconds: float | None = None) -> Estimate:
+             seconds: float | None = None, cancel: Callable[[], bool] | None = None
+             ) -> Estimate:
     """Knuth's estimate of the subtree below ``path`` from ``probes`` random walks (seeded,
     so repeatable); with ``stop_depth`` the walks end there and the rest is searched.  With
-    ``seconds`` the walks stop once that time has passed (after two at least)."""
+    ``seconds`` the walks stop once that time has passed (after two at least); once
+    ``cancel()`` is true they stop at once, the walk it cut short left out (fewer probes)."""
     rng = np.random.default_rng(seed)
-    nodes = np.zeros(probes)
-    sols = np.zeros(probes)
-    searched = 0
+    walks: list[tuple[float, float]] = []
+    searched, searched_seconds, parts = 0, 0.0, 0
     start = time.perf_counter()
-    for k in range(probes):
-        if seconds is not None and k >= 2 and time.perf_counter() - start > seconds:
-            nodes, sols, probes = nodes[:k], sols[:k], k
+    while len(walks) < probes:
+        if seconds is not None and len(walks) >= 2 and time.perf_counter() - start > seconds:
+            break
+        if cancel is not None and cancel():
             break
         probe = tree.probe(path, rng.random(tree.max_depth + 1).tolist(), stop_depth)
-        nodes[k], sols[k] = probe.estimate()
+        if cancel is not None and cancel():
+            break
+        walks.append(probe.estimate())
         searched += probe.nodes
+        searched_seconds += probe.seconds
+        parts += probe.nodes > 0
     seconds = time.perf_counter() - start
+    nodes = np.array([w[0] for w in walks])
+    sols = np.array([w[1] for w in walks])
+
+    def mean(a: np.ndarray) -> float:
+        return float(a.mean()) if len(a) else math.nan
 
     def err(a: np.ndarray) -> float:
         if len(a) < 2 or not np.isfinite(a).all():
@@ -74,8 +87,8 @@ def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | Non
         return float(a.std(ddof=1) / math.sqrt(len(a)))
 
     with np.errstate(over="ignore"):     # a sum past the float range is inf, as it should be
-        return Estimate(probes, float(nodes.mean()), err(nodes), float(sols.mean()),
-                        err(sols), seconds, searched)
+        return Estimate(len(walks), mean(nodes), err(nodes), mean(sols), err(sols), seconds,
+                        searched, searched_seconds, parts)
 
 
 def subproblem_target(tree, workers: int, seed: int = 0, seconds: float = PLAN_SECONDS

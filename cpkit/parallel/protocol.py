@@ -101,12 +101,15 @@ class Probe:
     and what the exhaustively searched part at its end (if any) holds.  ``nodes``, ``count``
     hold the subtree's figures, or for a probe that ended at a solution ``count`` is 1 if it
     counts.  The first ``uncounted`` levels are choices that are not nodes of the engine (edge
-    matching's symmetry roots): they weigh the rest but add no node themselves."""
+    matching's symmetry roots): they weigh the rest but add no node themselves.  ``seconds``:
+    the search time of the exhaustive part, to measure the engine's node rate by (the walk
+    itself runs in Python at another pace)."""
 
     degrees: list[int]
     nodes: int = 0
     count: int = 0
     uncounted: int = 0
+    seconds: float = 0.0
 
     def estimate(self) -> tuple[float, float]:
         """(nodes, counted solutions) of the probed tree, as Knuth's unbiased estimator.

@@ -172,6 +172,26 @@ def test_monte_carlo_estimates_without_solving():
     assert text.returncode == 0 and "nodes/s" in text.stdout
 
 
+def test_monte_carlo_stops_at_the_time_limit_and_on_ctrl_c_with_its_estimate(tmp_path):
+    board = tmp_path / "b10.txt"
+    assert run_cli("generate", "edge-matching", "--size", "10", "--border-colors", "11",
+                   "--inner-colors", "11", "--seed", "1", "-o", str(board)).returncode == 0
+    many = ["match", str(board), "--monte-carlo", "100000000", "--json"]
+    began = time.perf_counter()
+    proc = run_cli(*many, "--time-limit", "1")
+    est = summary(proc.stdout)
+    assert proc.returncode == 0 and time.perf_counter() - began < 60
+    assert est["stop_reason"] == "time_limit" and 2 <= est["probes"] < 100_000_000
+    assert est["probe_seconds"] < 2 and est["estimated_nodes"] > 0
+    proc = start(*many)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    est = summary(out)
+    assert proc.returncode == 130 and est["stop_reason"] == "interrupted", err
+    assert est["probes"] > 0 and est["estimated_nodes"] > 0
+
+
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
 def test_render_writes_pictures(tmp_path, suffix, magic):
     pytest.importorskip("matplotlib")

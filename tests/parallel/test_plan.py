@@ -63,3 +63,27 @@ def test_subproblem_sizes_fill_the_unprobed_paths_with_the_mean():
     sizes = plan.subproblem_sizes(tree, paths, seconds=0.1)
     assert len(sizes) == 500 and sizes == [3.0] * 500
     assert tree.probes < 100            # not 500 paths times the probes each affords
+
+
+def test_a_cancelled_estimate_keeps_the_walks_made_before_and_drops_the_one_cut_short():
+    tree = FakeTree([2, 3])
+    est = plan.estimate(tree, [], 100, cancel=lambda: tree.probes >= 3)
+    assert tree.probes == 3 and est.probes == 2           # the third walk ended after the cut
+    assert est.nodes == 2 + 6 and est.nodes_error == 0.0
+    assert plan.estimate(FakeTree([2]), [], 100, cancel=lambda: True).probes == 0
+
+
+def test_the_node_rate_is_timed_on_the_exhaustive_parts_only():
+    class HalfSearched(FakeTree):
+        """Every other walk reaches the exhaustive part: 50 nodes in 1 ms; walking takes 10."""
+
+        def probe(self, path, rand, stop_depth=None) -> Probe:
+            self.probes += 1
+            time.sleep(0.01)
+            if self.probes % 2:
+                return Probe([2])
+            return Probe([2], nodes=50, seconds=0.001)
+
+    est = plan.estimate(HalfSearched([2]), [], 10)
+    assert est.exhaustive_parts == 5 and est.exhaustive_nodes == 250
+    assert math.isclose(est.exhaustive_seconds, 0.005) and est.seconds >= 0.1
