@@ -24,7 +24,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--workers", type=int, metavar="N", default=None,
                    help="worker processes on this machine (default: all cores, but small "
                         "searches and --limit runs stay in one process; 1: the plain "
-                        "sequential run)")
+                        "sequential run; at most 4 a core)")
     g.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the subproblems on a Dask cluster (e.g. tcp://host:8786); needs "
                         "pip install 'cpkit[dask]'")

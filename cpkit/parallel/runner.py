@@ -55,6 +55,11 @@ class StopSignals:
             signal.signal(sig, handler)
 
 
+#: More local worker processes than this per core only share the cores while each takes its
+#: memory and start-up time (a 1-second run with 8 workers on 2 cores reported 3 s).
+MAX_WORKERS_PER_CORE = 4
+
+
 def resolve_workers(workers: int | None) -> int:
     if workers is None:
         return os.cpu_count() or 1
@@ -87,6 +92,11 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         limit = 1 if limit is None else min(limit, 1)
     n_workers = resolve_workers(workers)
     distributed = client is not None or scheduler is not None
+    cores = os.cpu_count() or 1
+    if not distributed and n_workers > MAX_WORKERS_PER_CORE * cores:
+        raise InputError(f"--workers {n_workers}: at most {MAX_WORKERS_PER_CORE * cores} worker "
+                         f"processes on this machine ({cores} cores); each loads the engines "
+                         f"(about 150 MB)")
     durable = checkpoint is not None or resume is not None
     prepare = splitter(family, name)
     streaming = {} if on_solution is None else {"on_solution": on_solution}

@@ -78,6 +78,12 @@ def test_bad_worker_counts_are_refused(tiling_instance, workers):
         cpkit.count(tiling_instance("somacube.txt"), workers=workers)
 
 
+def test_more_workers_than_the_cores_can_take_are_refused(tiling_instance, monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    with pytest.raises(InputError, match="--workers 9: at most 8 worker processes"):
+        cpkit.count(tiling_instance("somacube.txt"), workers=9)
+
+
 def test_unreachable_scheduler_is_one_clear_error(tiling_instance, monkeypatch):
     pytest.importorskip("distributed")
     from cpkit.parallel.backends import DaskBackend
