@@ -195,7 +195,7 @@ class EdgeMatchingPuzzle:
         tiles: dict[int, Hint] = {}
         for hint in self.hints:
             if not (0 <= hint.x < self.width and 0 <= hint.y < self.height):
-                raise InputError(f"hint cell ({hint.x}, {hint.y}) is outside the "
+                raise InputError(f"hint cell {self._where(hint)} is outside the "
                                  f"{self.width} x {self.height} board")
             if not 0 <= hint.tile < self.n_tiles:
                 raise InputError(f"hint tile {hint.tile + 1} is not a tile (1..{self.n_tiles})")
@@ -203,7 +203,7 @@ class EdgeMatchingPuzzle:
                 raise InputError(f"hint rotation {hint.rotation} is not in 0..3")
             cell = self.cell(hint.x, hint.y)
             if cell in cells:
-                raise InputError(f"two hints for cell ({hint.x}, {hint.y})")
+                raise InputError(f"two hints for the cell at {self._where(hint)}")
             if hint.tile in tiles:
                 raise InputError(f"tile {hint.tile + 1} is hinted twice")
             cells[cell] = tiles[hint.tile] = hint
@@ -213,7 +213,7 @@ class EdgeMatchingPuzzle:
                 if border != (shown[s] == GREY):
                     raise InputError(
                         f"hint: tile {hint.tile + 1} with rotation {hint.rotation} shows colour "
-                        f"{shown[s]} on its {SIDE_NAMES[s]} side at ({hint.x}, {hint.y}), where "
+                        f"{shown[s]} on its {SIDE_NAMES[s]} side at {self._where(hint)}, where "
                         f"{'the frame needs grey' if border else 'grey is not allowed'}")
         for cell, hint in cells.items():
             shown = rotate(self.tiles[hint.tile], hint.rotation)
@@ -222,8 +222,12 @@ class EdgeMatchingPuzzle:
                 if other is not None:
                     facing = rotate(self.tiles[other.tile], other.rotation)[(s + 2) % 4]
                     if facing != shown[s]:
-                        raise InputError(f"hints on ({hint.x}, {hint.y}) and ({other.x}, "
-                                         f"{other.y}) do not match ({shown[s]} against {facing})")
+                        raise InputError(f"hints at {self._where(hint)} and {self._where(other)} "
+                                         f"do not match ({shown[s]} against {facing})")
+
+    def _where(self, hint: Hint) -> str:
+        """A hint's cell as the files number it: rows from the top, both from 1."""
+        return f"row {self.height - hint.y}, column {hint.x + 1}"
 
     # ------------------------------------------------------------------ geometry
     @property

@@ -80,11 +80,11 @@ def test_frame_ring_colours_must_pair_up():
 
 
 @pytest.mark.parametrize("hint, message", [
-    (Hint(3, 0, 0, 0), "outside"),
+    (Hint(3, 0, 0, 0), "cell row 3, column 4 is outside"),     # as the file numbers it
     (Hint(0, 0, 9, 0), "not a tile"),
     (Hint(0, 0, 0, 4), "rotation"),
     (Hint(0, 0, 1, 0), "frame needs grey"),
-    (Hint(1, 1, 0, 0), "grey is not allowed"),
+    (Hint(1, 1, 0, 0), "side at row 2, column 2, where grey is not allowed"),
 ])
 def test_hint_errors(hint, message):
     with pytest.raises(InputError, match=message):
@@ -95,6 +95,8 @@ def test_hints_must_match_each_other():
     with pytest.raises(InputError, match="do not match"):
         EdgeMatchingPuzzle(SOLVED_3X3, 3, hints=[Hint(0, 0, 0, 0), Hint(1, 0, 1, 0),
                                                  Hint(0, 1, 3, 0), Hint(1, 1, 4, 1)])
+    with pytest.raises(InputError, match="two hints for the cell at row 1, column 3"):
+        EdgeMatchingPuzzle(SOLVED_3X3, 3, hints=[Hint(2, 2, 8, 0), Hint(2, 2, 2, 0)])
     with pytest.raises(InputError, match="hinted twice"):
         EdgeMatchingPuzzle(SOLVED_3X3, 3, hints=[Hint(0, 0, 0, 0), Hint(2, 2, 0, 2)])
 
