@@ -149,13 +149,22 @@ class Checkpoint:
                       path: str | os.PathLike) -> None:
         """Refuse to resume a checkpoint of another puzzle or other options."""
         mine = self.model
-        same = all(mine.get(k) == model.get(k) for k in set(mine) | set(model) if k != "path")
-        if not same:
+        if mine.get("sha256") != model.get("sha256"):
             raise InputError(f"the checkpoint belongs to another puzzle ({mine.get('path')}, "
                              f"sha256 {str(mine.get('sha256'))[:12]}...), not "
                              f"{model.get('path')}", str(path))
+        if any(mine.get(k) != model.get(k) for k in set(mine) | set(model) if k != "path"):
+            raise InputError(f"the checkpoint was made from this file read another way: "
+                             f"{_differences(mine, model, skip='path')}", str(path))
         theirs, ours = self.options, canonical_options(options)
+        if theirs.get("engine") != ours.get("engine"):
+            theirs, ours = {"engine": theirs.get("engine")}, {"engine": ours.get("engine")}
         if theirs != ours:
-            diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
-            shown = ", ".join(f"{k}={theirs.get(k)!r} (now {ours.get(k)!r})" for k in diff)
-            raise InputError(f"the checkpoint was made with other options: {shown}", str(path))
+            raise InputError(f"the checkpoint was made with other options: "
+                             f"{_differences(theirs, ours)}", str(path))
+
+
+def _differences(before: dict[str, Any], now: dict[str, Any], skip: str = "") -> str:
+    """``key=old (now new)`` for every key whose value differs."""
+    keys = sorted(k for k in set(before) | set(now) if k != skip and before.get(k) != now.get(k))
+    return ", ".join(f"{k}={before.get(k)!r} (now {now.get(k)!r})" for k in keys)

@@ -75,3 +75,14 @@ def test_foreign_puzzle_or_options_are_refused(tmp_path):
         ck.check_matches(model_identity(TILING / "tetriscube.txt"), ck.options, "x")
     with pytest.raises(InputError, match="unique='raw' \\(now 'rotation'\\)"):
         ck.check_matches(ck.model, {"unique": "rotation", "heuristic": "s"}, "x")
+
+
+def test_a_refusal_names_what_changed():
+    ident = dict(model_identity(TILING / "somacube.txt"), mirror=False)
+    ck = Checkpoint(ident, {"engine": "dlx", "heuristic": "s", "unique": "raw"}, 1, [[0]], Part())
+    read_mirrored = dict(ident, mirror=True)
+    with pytest.raises(InputError, match=r"read another way: mirror=False \(now True\)$"):
+        ck.check_matches(read_mirrored, ck.options, "x")
+    # another engine: the engine, not every option it takes
+    with pytest.raises(InputError, match=r"other options: engine='dlx' \(now 'fila'\)$"):
+        ck.check_matches(ck.model, {"engine": "fila", "unique": "raw", "nof": True}, "x")
