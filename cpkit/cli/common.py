@@ -21,14 +21,22 @@ class HelpFormatter(argparse.HelpFormatter):
         return text
 
 
-def positive_int(text: str) -> int:
+def _whole_number_at_least(text: str, low: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    return _whole_number_at_least(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    return _whole_number_at_least(text, 0)
 
 
 def positive_float(text: str) -> float:

@@ -21,7 +21,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
         "the sequential run's, and so do statistics and the order of solutions (except the "
         "edge-matching cp engine's, whose nodes differ by a few percent).  A progress line is "
         "drawn on standard error when it is a terminal (not with --json).")
-    g.add_argument("--workers", type=int, metavar="N", default=None,
+    g.add_argument("--workers", type=positive_int, metavar="N", default=None,
                    help="worker processes on this machine (default: all cores, but small "
                         "searches and --limit runs stay in one process; 1: the plain "
                         "sequential run; at most 4 a core)")
@@ -54,8 +54,11 @@ def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
           variant: dict[str, Any] | None = None) -> Result:
     """Solve ``model`` as the long-run options ask (through ``cpkit.parallel.runner``).
     ``variant``: how the model was derived from the file (recorded in checkpoints)."""
+    from ..errors import InputError
     from ..parallel.runner import run
 
+    if args.mc_remaining is not None:
+        raise InputError("--mc-remaining goes with --monte-carlo")
     source = None
     if args.checkpoint or args.resume:
         from ..parallel.checkpoint import model_identity

@@ -10,7 +10,8 @@ from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE
 from ..search.em_cp import DEFAULT_HEURISTIC
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
-from .common import HelpFormatter, add_run_options, announce_compiles, finish, render_first
+from .common import (HelpFormatter, add_run_options, announce_compiles, finish,
+                     non_negative_int, render_first)
 
 
 def add_parser(sub) -> None:
@@ -84,7 +85,7 @@ def add_parser(sub) -> None:
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
                    help="file layout (auto: detected from the numbers on the first lines)")
-    p.add_argument("--show", type=int, metavar="N", default=None,
+    p.add_argument("--show", type=non_negative_int, metavar="N", default=None,
                    help="print at most N solutions (default: all, or none with --count-only)")
     p.add_argument("--colours", action="store_true",
                    help="print each cell's four colours (north.east.south.west) instead of "

@@ -9,8 +9,8 @@ from ..io.solutions import format_stats_table, format_tiling
 from ..search import supported
 from ..search.tiling import UNIQUE_MODES
 from . import long_runs
-from .common import (HelpFormatter, add_run_options, announce_compiles, finish, positive_int,
-                     render_first)
+from .common import (HelpFormatter, add_run_options, announce_compiles, finish,
+                     non_negative_int, positive_int, render_first)
 
 
 def add_parser(sub) -> None:
@@ -76,7 +76,7 @@ def add_parser(sub) -> None:
                    help="pieces may also be turned into their mirror images (3D reflections)")
     p.add_argument("--puzzle-index", type=positive_int, metavar="K",
                    help="solve only the K-th puzzle of a file holding several")
-    p.add_argument("--show", type=int, metavar="N", default=None,
+    p.add_argument("--show", type=non_negative_int, metavar="N", default=None,
                    help="print at most N solutions (default: all, or none with --count-only)")
     p.add_argument("--stats", action="store_true",
                    help="print attempts, fits and no-fits per number of pieces remaining, and "

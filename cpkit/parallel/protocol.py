@@ -66,13 +66,19 @@ class Part:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Part":
-        return cls(count=int(data["count"]), found=int(data["found"]), nodes=int(data["nodes"]),
+        """The part ``to_json`` wrote; ``ValueError`` for a negative figure (no search makes
+        one: the file was edited or damaged)."""
+        part = cls(count=int(data["count"]), found=int(data["found"]), nodes=int(data["nodes"]),
                    fits=[int(v) for v in data["fits"]],
                    attempts=[int(v) for v in data.get("attempts", [])],
                    extra={str(k): int(v) for k, v in data["extra"].items()},
                    complete=bool(data["complete"]), seconds=float(data["seconds"]),
                    cpu_seconds=float(data.get("cpu_seconds", 0.0)),
                    worker=str(data.get("worker", "")))
+        figures = [part.count, part.found, part.nodes, *part.fits, *part.attempts]
+        if min(figures) < 0 or not part.seconds >= 0:
+            raise ValueError("a negative count, node count or time")
+        return part
 
 
 def _add_lists(mine: list[int], other: list[int]) -> None:

@@ -102,8 +102,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     streaming = {} if on_solution is None else {"on_solution": on_solution}
     if prepare is None:
         if distributed or durable or (workers or 1) > 1:
-            raise EngineUnavailable(f"the {name} engine cannot split its search; use "
-                                    f"--workers 1 (no checkpoint, no scheduler)")
+            raise EngineUnavailable(f"the {name} engine cannot split its search: it runs with "
+                                    f"--workers 1 and no --checkpoint, --resume or --scheduler")
         return sequential(model, engine=name, limit=limit, time_limit=time_limit,
                           count_only=count_only, **streaming, **options)
     if durable and not count_only:

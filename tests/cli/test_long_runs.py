@@ -112,7 +112,9 @@ def one_line_error(proc: subprocess.CompletedProcess, *words: str) -> None:
 
 def test_bad_long_run_options_are_one_line_errors(tmp_path):
     soma = str(TILING / "somacube.txt")
-    one_line_error(run_cli("tile", soma, "--count-only", "--workers", "0"), "workers")
+    refused = run_cli("tile", soma, "--count-only", "--workers", "0")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1].endswith("--workers: must be at least 1, got 0")
     one_line_error(run_cli("tile", soma, "--checkpoint", str(tmp_path / "x")), "--count-only")
     one_line_error(run_cli("tile", soma, "--count-only", "--resume", str(tmp_path / "none")),
                    "cannot read")

@@ -69,6 +69,14 @@ def test_broken_files_are_refused(tmp_path, text, message):
         Checkpoint.load(path)
 
 
+def test_an_edited_negative_count_is_refused(tmp_path):
+    path = tmp_path / "a.ck"
+    sample(tmp_path).save(path)
+    path.write_text(path.read_text().replace('"count":4', '"count":-5'))
+    with pytest.raises(InputError, match="corrupt checkpoint \\(a negative count"):
+        Checkpoint.load(path)
+
+
 def test_foreign_puzzle_or_options_are_refused(tmp_path):
     ck = sample(tmp_path)
     with pytest.raises(InputError, match="another puzzle"):
