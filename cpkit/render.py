@@ -129,6 +129,14 @@ def _draw_isometric(ax, grid: dict, box: tuple[int, int, int], colours: dict) ->
     ax.set_axis_off()
 
 
+def check_view(view: str, depth: int) -> None:
+    """Refuse an isometric view of a flat puzzle (there is nothing to see in it but the
+    layer) before the search rather than after."""
+    if depth == 1 and view in ("iso", "both"):
+        raise InputError(f"--view {view} draws 3D puzzles; this one is flat (use layers or "
+                         f"auto)")
+
+
 def render_tiling(puzzle, tiling, out: str | Path, *, view: str = "auto",
                   letters: bool = True, title: str | None = None) -> None:
     """Draw ``tiling`` of ``puzzle`` to ``out``.  ``view``: ``layers``, ``iso`` or ``both``
@@ -139,6 +147,7 @@ def render_tiling(puzzle, tiling, out: str | Path, *, view: str = "auto",
     grid = tiling.grid(puzzle)
     X, Y, Z = puzzle.box
     colours = _piece_colours(puzzle)
+    check_view(view, Z)
     if view == "auto":
         view = "layers" if Z == 1 else "both"
     layers = Z if view in ("layers", "both") else 0

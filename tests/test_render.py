@@ -38,6 +38,9 @@ def test_tiling_needs_a_known_format(tmp_path, tiling_instance):
     render_tiling(puzzle, tiling, tmp_path / "t.svg")
     text = (tmp_path / "t.svg").read_text()
     assert all(p.name in text for p in puzzle.pieces)            # every piece is lettered
+    with pytest.raises(InputError, match="flat"):
+        render_tiling(puzzle, tiling, tmp_path / "iso.png", view="iso")
+    assert not (tmp_path / "iso.png").exists()
 
 
 def png_size(path) -> tuple[int, int]:

@@ -46,17 +46,22 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..errors import InputError
-    from ..render import check_output, render_tiling
+    from ..render import check_output, check_view, render_tiling
     from ..search import solve
 
     check_output(args.output)
-    if looks_like_edge_matching(read_text(args.puzzle)):
+    text = read_text(args.puzzle)
+    if not text.strip():
+        raise InputError("the file is empty (expected a polycube definition or an "
+                         "edge-matching puzzle)", args.puzzle)
+    if looks_like_edge_matching(text):
         return _render_edge_matching(args)
     puzzles = read_polycube(args.puzzle)
     k = (args.puzzle_index or 1) - 1
     if k >= len(puzzles):
         raise InputError(f"the file holds {len(puzzles)} puzzle(s), not {k + 1}", args.puzzle)
     puzzle = puzzles[k]
+    check_view(args.view, puzzle.box[2])
     announce_compiles()
     result = solve(puzzle, unique=args.unique, limit=args.solution, time_limit=args.time_limit)
     if not _found(result, args, puzzle.name, args.unique):
@@ -79,6 +84,8 @@ def _render_edge_matching(args) -> int:
                          "one puzzle)")
     if args.unique == "mirror":
         raise InputError("edge-matching boards count up to rotation or raw, not mirror")
+    if args.view != "auto":
+        raise InputError("--view applies to 3D tiling puzzles, not to edge-matching boards")
     puzzle = read_edge_matching(args.puzzle)
     announce_compiles()
     result = solve(puzzle, engine="cp", unique=args.unique, limit=args.solution,

@@ -1,5 +1,6 @@
 """``cpkit render`` when the requested solution is not reached: the time limit (exit 1, nothing
-drawn), Ctrl-C (exit 130, reported as an interruption, not as a puzzle without solutions)."""
+drawn), Ctrl-C (exit 130, reported as an interruption, not as a puzzle without solutions); options
+that do not apply to the puzzle refused before any search."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -44,3 +46,20 @@ def test_ctrl_c_is_an_interruption(hard_board, tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130 and err.strip().splitlines()[-1] == "cpkit: interrupted", err
     assert "solution(s)" not in err and not picture.exists()
+
+
+@pytest.mark.parametrize("view", ["iso", "both"])
+def test_an_isometric_view_of_a_flat_puzzle_is_refused_before_the_search(capsys, tmp_path,
+                                                                          view):
+    flat = Path(__file__).parents[2] / "instances" / "tiling" / "pentominoes_10x6.txt"
+    status = main(["render", str(flat), "-o", str(tmp_path / "x.png"), "--view", view])
+    assert status == 2 and "flat" in capsys.readouterr().err
+
+
+def test_view_and_empty_files(capsys, hard_board, tmp_path):
+    status = main(["render", str(hard_board), "-o", str(tmp_path / "x.png"), "--view", "iso"])
+    assert status == 2 and "not to edge-matching boards" in capsys.readouterr().err
+    empty = tmp_path / "empty.txt"
+    empty.write_text("\n")
+    assert main(["render", str(empty), "-o", str(tmp_path / "x.png")]) == 2
+    assert "the file is empty" in capsys.readouterr().err
