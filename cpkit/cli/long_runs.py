@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from ..result import Result
-from .common import positive_float, positive_int
+from .common import non_negative_int, positive_float, positive_int
 
 
 def add_options(p: argparse.ArgumentParser) -> None:
@@ -46,8 +46,8 @@ def add_options(p: argparse.ArgumentParser) -> None:
                    help="with --monte-carlo: end each probe when R pieces remain (edge "
                         "matching: R choices below the deepest possible) and search the rest "
                         "exhaustively (the seed's Monte-Carlo runs); also estimates time")
-    g.add_argument("--mc-seed", type=int, metavar="S", default=0,
-                   help="random seed of the probes")
+    g.add_argument("--mc-seed", type=non_negative_int, metavar="S",
+                   help="with --monte-carlo: random seed of the probes (default: 0)")
 
 
 def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
@@ -57,8 +57,9 @@ def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
     from ..errors import InputError
     from ..parallel.runner import run
 
-    if args.mc_remaining is not None:
-        raise InputError("--mc-remaining goes with --monte-carlo")
+    for given, option in ((args.mc_remaining, "--mc-remaining"), (args.mc_seed, "--mc-seed")):
+        if given is not None:
+            raise InputError(f"{option} goes with --monte-carlo")
     source = None
     if args.checkpoint or args.resume:
         from ..parallel.checkpoint import model_identity
@@ -101,15 +102,16 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
             raise InputError(f"--mc-remaining must be between 0 and {top - 1}, "
                              f"got {args.mc_remaining}")
         stop = top - args.mc_remaining
+    seed = args.mc_seed or 0
     with StopSignals() as signals:
-        est = estimate(t, [], args.monte_carlo, args.mc_seed, stop, seconds=time_limit,
+        est = estimate(t, [], args.monte_carlo, seed, stop, seconds=time_limit,
                        cancel=lambda: signals.raised is not None)
     if est.probes == 0:
         raise KeyboardInterrupt
     reason = COMPLETE if est.probes == args.monte_carlo else \
         INTERRUPTED if signals.raised is not None else TIME_LIMIT
     out = {"engine": name, "probes": est.probes, "stop_reason": reason,
-           "seed": args.mc_seed, "remaining": args.mc_remaining,
+           "seed": seed, "remaining": args.mc_remaining,
            "estimated_nodes": _json_number(est.nodes, 1),
            "nodes_error": _json_number(est.nodes_error, 1),
            "estimated_solutions": _json_number(est.solutions, 3),
@@ -128,11 +130,14 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
            if stop is not None else "probes walk to a leaf")
     cut = f" of {args.monte_carlo:,} ({reason.replace('_', ' ')})" if reason != COMPLETE else ""
     print(f"{getattr(model, 'name', '')}: Monte-Carlo estimate from {est.probes:,}{cut} probes "
-          f"(seed {args.mc_seed}; {how}):")
+          f"(seed {seed}; {how}):")
     what = "search nodes (fits)" if pieces is not None else "search nodes       "
     print(f"  {what}  ~ {_approx(est.nodes, 0)} +- {_approx(est.nodes_error, 0)}")
     print(f"  solutions counted    ~ {_approx(est.solutions, 1)} +- "
           f"{_approx(est.solutions_error, 1)}")
+    if est.solutions == 0:
+        print("  (no probe reached a solution: the count is unknown, only rare among the "
+              "tree's leaves; more probes or a larger --mc-remaining can find some)")
     if "estimated_seconds" in out and out["estimated_seconds"] is not None:
         print(f"  at {out['nodes_per_s']:,.0f} nodes/s (measured in the exhaustive parts): "
               f"~ {_approx(out['estimated_seconds'], 1)} s of search on one core")

@@ -106,11 +106,15 @@ def run(args) -> int:
         from ..render import check_output
 
         check_output(args.render)
+    if args.mirror and any(puzzle.one_sided for _, puzzle in puzzles):
+        raise InputError("--mirror does not apply to a one-sided puzzle (oneSide in the file: "
+                         "its pieces may not even turn over)", args.puzzle)
     announce_compiles()
     status = 0
     for index, puzzle in puzzles:
         if args.mirror:
-            puzzle = Puzzle(puzzle.pieces, box=puzzle.box, mirror=True, name=puzzle.name)
+            puzzle = Puzzle(puzzle.pieces, box=puzzle.box, mirror=True,
+                            one_sided=puzzle.one_sided, name=puzzle.name)
         show = 0 if args.count_only else args.show
         shown = [0]
         first = []

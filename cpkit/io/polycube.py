@@ -248,6 +248,9 @@ def write_polycube(puzzles: Puzzle | list[Puzzle], out: TextIO, comment: str = "
 
     A puzzle built from an explicit region gets a stationary piece ``*`` filling the cells of its
     bounding box outside the region, which is how the format expresses irregular regions.
+    Stationary pieces are drawn in one picture unless a name cannot stand in one (``.``, a
+    comma, a leading ``~``); then they are written as ``C`` lines of type S.  A name the format
+    cannot hold at all (a colon or ``#``) is an ``InputError``.
     """
     if isinstance(puzzles, Puzzle):
         puzzles = [puzzles]
@@ -267,18 +270,33 @@ def write_polycube(puzzles: Puzzle | list[Puzzle], out: TextIO, comment: str = "
                 name += "*"
             pieces.append(Piece(name, tuple(filler), True))
         for q in pieces:
-            if not q.stationary:
-                layout = ", ".join(f"{x} {y} {z}" for x, y, z in q.cells)
-                out.write(f"C:name={q.name}:type=M:layout={layout}\n")
+            _check_writable(q.name)
         fixed = [q for q in pieces if q.stationary]
-        if fixed:
+        drawn = fixed if all(_drawable(q.name) for q in fixed) else []
+        for q in pieces:
+            if q not in drawn:
+                layout = ", ".join(f"{x} {y} {z}" for x, y, z in q.cells)
+                kind = "S" if q.stationary else "M"
+                out.write(f"C:name={q.name}:type={kind}:layout={layout}\n")
+        if drawn:
             # Stationary pieces as one picture: it shows the region's shape at a glance.
-            owner = {c: q.name for q in fixed for c in q.cells}
-            width = max(len(q.name) for q in fixed)
-            out.write(f"L:stationary={' '.join(q.name for q in fixed)}\n")
+            owner = {c: q.name for q in drawn for c in q.cells}
+            width = max(len(q.name) for q in drawn)
+            out.write(f"L:stationary={' '.join(q.name for q in drawn)}\n")
             for y in range(Y - 1, -1, -1):
                 layers = [" ".join(owner.get((x, y, z), ".").ljust(width) for x in range(X))
                           for z in range(Z)]
                 out.write(" , ".join(layers).rstrip() + "\n")
             out.write("~L\n")
         out.write("~D\n")
+
+
+def _check_writable(name: str) -> None:
+    if ":" in name or "#" in name:
+        raise InputError(f"piece name {name!r} cannot be written in the polycube format "
+                         f"(':' separates fields, '#' starts a comment)")
+
+
+def _drawable(name: str) -> bool:
+    """Whether ``name`` reads back as that piece's name when it stands in a picture."""
+    return name != "." and "," not in name and not name.startswith("~")

@@ -134,8 +134,9 @@ class Puzzle:
                 raise InputError(f"box dimensions must be positive integers, got {box}")
             self.box = tuple(int(d) for d in box)
             self._check_stationary_in_box(fixed)
-            fixed_set = set(fixed)
             X, Y, Z = self.box
+            self._check_volume(X * Y * Z - len(fixed))      # before listing a huge box's cells
+            fixed_set = set(fixed)
             cells = [(x, y, z) for z in range(Z) for y in range(Y) for x in range(X)
                      if (x, y, z) not in fixed_set]
         else:
@@ -163,10 +164,7 @@ class Puzzle:
             for p in self.mobile_pieces:
                 if len({c[2] for c in p.cells}) != 1:
                     raise InputError(f"piece {p.name}: in a one-sided puzzle every z must be equal")
-        volume = sum(p.size for p in self.mobile_pieces)
-        if volume != len(cells):
-            raise InputError(f"the pieces have volume {volume} but the region has {len(cells)} "
-                             f"free cells; they must be equal")
+        self._check_volume(len(cells))
         self.cells: list[Cell] = cells
         self.cell_index: dict[Cell, int] = {c: i for i, c in enumerate(cells)}
         self.shapes: list[PieceShape] = self._group_shapes()
@@ -184,6 +182,16 @@ class Puzzle:
                 raise InputError(f"piece {p.name} has no cells")
             if len(set(p.cells)) != len(p.cells):
                 raise InputError(f"piece {p.name} lists a cell twice")
+            if not p.stationary and not _face_connected(p.cells):
+                raise InputError(f"piece {p.name} is not connected: its cells do not all join "
+                                 f"face to face (a polycube is one solid, and the volume "
+                                 f"filter relies on it)")
+
+    def _check_volume(self, free_cells: int) -> None:
+        volume = sum(p.size for p in self.mobile_pieces)
+        if volume != free_cells:
+            raise InputError(f"the pieces have volume {volume} but the region has {free_cells} "
+                             f"free cells; they must be equal")
 
     def _check_stationary_in_box(self, fixed: list[Cell]) -> None:
         X, Y, Z = self.box
@@ -348,6 +356,22 @@ class Puzzle:
 
     def __repr__(self) -> str:
         return f"<Puzzle {self.describe()}>"
+
+
+def _face_connected(cells: Sequence[Cell]) -> bool:
+    """Whether ``cells`` form one solid: every cell reachable from the first through cells
+    sharing a face."""
+    members = set(cells)
+    seen = {cells[0]}
+    stack = [cells[0]]
+    while stack:
+        x, y, z = stack.pop()
+        for step in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)):
+            near = (x + step[0], y + step[1], z + step[2])
+            if near in members and near not in seen:
+                seen.add(near)
+                stack.append(near)
+    return len(seen) == len(members)
 
 
 def piece_from_cells(name: str, cells: Iterable[Cell], stationary: bool = False) -> Piece:

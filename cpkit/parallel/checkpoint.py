@@ -153,18 +153,26 @@ class Checkpoint:
             raise InputError(f"the checkpoint belongs to another puzzle ({mine.get('path')}, "
                              f"sha256 {str(mine.get('sha256'))[:12]}...), not "
                              f"{model.get('path')}", str(path))
-        if any(mine.get(k) != model.get(k) for k in set(mine) | set(model) if k != "path"):
+        if any(not _same(mine.get(k), model.get(k))
+               for k in set(mine) | set(model) if k != "path"):
             raise InputError(f"the checkpoint was made from this file read another way: "
                              f"{_differences(mine, model, skip='path')}", str(path))
         theirs, ours = self.options, canonical_options(options)
-        if theirs.get("engine") != ours.get("engine"):
+        if not _same(theirs.get("engine"), ours.get("engine")):
             theirs, ours = {"engine": theirs.get("engine")}, {"engine": ours.get("engine")}
-        if theirs != ours:
+        if not _same(theirs, ours):
             raise InputError(f"the checkpoint was made with other options: "
                              f"{_differences(theirs, ours)}", str(path))
 
 
 def _differences(before: dict[str, Any], now: dict[str, Any], skip: str = "") -> str:
     """``key=old (now new)`` for every key whose value differs."""
-    keys = sorted(k for k in set(before) | set(now) if k != skip and before.get(k) != now.get(k))
+    keys = sorted(k for k in set(before) | set(now)
+                  if k != skip and not _same(before.get(k), now.get(k)))
     return ", ".join(f"{k}={before.get(k)!r} (now {now.get(k)!r})" for k in keys)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``True`` (a filter applied once) is not ``1`` (re-applied while a
+    piece remains), as Python's ``==`` would have it."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)

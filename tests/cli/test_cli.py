@@ -116,11 +116,23 @@ def test_hybrid_stats_show_the_configuration(capsys):
      "--nof applies to"),
     (["tile", str(TILING / "somacube.txt"), "--engine", "fila", "--volume-filter", "3"],
      "re-applied filters run inside DLX"),
+    (["tile", str(TILING / "pentominoes_onesided_30x3.txt"), "--mirror"],
+     "--mirror does not apply to a one-sided puzzle"),
+    (["tile", str(TILING / "pentominoes_20x3.txt"), "--mc-seed", "5"],
+     "--mc-seed goes with --monte-carlo"),
 ])
 def test_errors_are_one_line_and_status_2(capsys, args, fragment):
     status, out, err = run(capsys, *args)
     assert status == 2
     assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+def test_a_negative_seed_is_an_argument_error(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["tile", str(TILING / "pentominoes_20x3.txt"), "--monte-carlo", "5",
+              "--mc-seed", "-1"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.strip().endswith("--mc-seed: must be at least 0, got -1")
 
 
 def test_fila_refuses_a_region_too_large_at_once(tmp_path, capsys):

@@ -172,6 +172,10 @@ def test_monte_carlo_estimates_without_solving():
     text = run_cli("tile", str(TILING / "pentominoes_10x6.txt"), "--monte-carlo", "20",
                    "--mc-remaining", "6")
     assert text.returncode == 0 and "nodes/s" in text.stdout
+    # 10 probes on 20x3 (2 solutions up to rotation) reach none: said, not left as "0 +- 0"
+    rare = run_cli("tile", str(TILING / "pentominoes_20x3.txt"), "--monte-carlo", "10")
+    assert rare.returncode == 0 and "~ 0.0 +- 0.0" in rare.stdout
+    assert "no probe reached a solution" in rare.stdout
 
 
 def test_monte_carlo_stops_at_the_time_limit_and_on_ctrl_c_with_its_estimate(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 
 from cpkit.errors import InputError
 from cpkit.io.polycube import parse_polycube, read_polycube, write_polycube
+from cpkit.models.tiling import Piece, Puzzle
 from tests.conftest import ROOT, TILING
 
 TETRIS_DEF = """# Tetris Cube Puzzle Definition
@@ -126,13 +127,29 @@ def test_round_trip_of_bundled_puzzles(path):
 
 
 def test_region_puzzles_are_written_with_a_filler():
-    from cpkit.models.tiling import Piece, Puzzle
-
     p = Puzzle([Piece("a", ((0, 0, 0), (1, 0, 0)))], region=[(1, 1, 0), (2, 1, 0)])
     buf = io.StringIO()
     write_polycube(p, buf)
     (q,) = parse_polycube(buf.getvalue())
     assert q.cells == p.cells and q.box == (3, 2, 1)
+
+
+@pytest.mark.parametrize("name", [".", "a,b", "~L", "~D", "*"])
+def test_stationary_names_a_picture_cannot_hold_are_written_on_c_lines(name):
+    p = Puzzle([Piece("m", ((0, 0, 0), (1, 0, 0))), Piece(name, ((2, 0, 0),), True)],
+               box=(3, 1, 1))
+    buf = io.StringIO()
+    write_polycube(p, buf)
+    (q,) = parse_polycube(buf.getvalue())
+    assert [(r.name, r.cells, r.stationary) for r in q.pieces] == \
+        [(r.name, r.cells, r.stationary) for r in p.pieces]
+
+
+@pytest.mark.parametrize("name", ["a:b", "a#b"])
+def test_names_the_format_cannot_hold_are_refused(name):
+    p = Puzzle([Piece(name, ((0, 0, 0),))], box=(1, 1, 1))
+    with pytest.raises(InputError, match="cannot be written"):
+        write_polycube(p, io.StringIO())
 
 
 def test_bundled_files_match_their_generator():

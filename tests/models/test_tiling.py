@@ -39,6 +39,29 @@ def test_inconsistent_models_raise(kwargs, fragment):
         Puzzle([Piece("a", ((0, 0, 0), (1, 0, 0)))], **kwargs)
 
 
+@pytest.mark.parametrize("cells", [
+    ((0, 0, 0), (2, 0, 0)),                      # a gap
+    ((0, 0, 0), (1, 1, 0)),                      # corners touch, no face
+    ((0, 0, 0), (1, 0, 0), (1, 0, 2)),           # another layer, not the next one
+])
+def test_a_piece_in_parts_is_refused(cells):
+    """The volume filter counts the cells of each empty region a piece can fill, which holds
+    only if every piece lies in one region: a piece in two parts made it report 0 solutions."""
+    with pytest.raises(InputError, match="piece a is not connected"):
+        Puzzle([Piece("a", cells), Piece("b", ((0, 0, 0),))], box=(len(cells) + 1, 1, 1))
+
+
+def test_stationary_pieces_may_be_in_parts():
+    holes = Piece("h", ((0, 0, 0), (2, 0, 0)), stationary=True)
+    p = Puzzle([holes, Piece("a", ((0, 0, 0),)), Piece("b", ((0, 0, 0),))], box=(4, 1, 1))
+    assert p.cells == [(1, 0, 0), (3, 0, 0)]
+
+
+def test_the_volume_is_checked_before_a_huge_box_is_listed():
+    with pytest.raises(InputError, match="region has 1000000000 free cells"):
+        Puzzle([Piece("a", ((0, 0, 0),))], box=(1000, 1000, 1000))
+
+
 def test_bundled_puzzles_build():
     for name, (puzzle, _) in bundled().items():
         assert puzzle.n_cells == sum(p.size for p in puzzle.mobile_pieces), name

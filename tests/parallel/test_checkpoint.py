@@ -94,3 +94,13 @@ def test_a_refusal_names_what_changed():
     # another engine: the engine, not every option it takes
     with pytest.raises(InputError, match=r"other options: engine='dlx' \(now 'fila'\)$"):
         ck.check_matches(ck.model, {"engine": "fila", "unique": "raw", "nof": True}, "x")
+
+
+def test_a_filter_applied_once_is_not_one_re_applied():
+    """``volume_filter=True`` (once, before the search) and ``1`` (after every placement) are
+    different searches, though ``True == 1`` in Python."""
+    ck = Checkpoint(model_identity(TILING / "somacube.txt"),
+                    {"engine": "dlx", "unique": "raw", "volume_filter": True}, 1, [[0]], Part())
+    with pytest.raises(InputError, match=r"volume_filter=True \(now 1\)$"):
+        ck.check_matches(ck.model, {"engine": "dlx", "unique": "raw", "volume_filter": 1}, "x")
+    ck.check_matches(ck.model, {"engine": "dlx", "unique": "raw", "volume_filter": True}, "x")
