@@ -201,10 +201,10 @@ def configuration_line(result) -> str:
     parts = [f"heuristic {options['heuristic']}", f"FILA when {options['fila_at']} pieces "
              f"remain", f"NOF {'on' if options.get('nof') else 'off'}"]
     if "max_subproblem_cells" in extra:
-        parts.append(f"{extra['subproblems']:,} FILA subproblem(s) of at most "
+        parts.append(f"{extra['fila_subproblems']:,} FILA subproblem(s) of at most "
                      f"{extra['max_subproblem_cells']} cells")
-    elif "subproblems" in extra:
-        parts.append(f"{extra['subproblems']:,} FILA subproblem(s)")
+    elif "fila_subproblems" in extra:
+        parts.append(f"{extra['fila_subproblems']:,} FILA subproblem(s) compiled")
     if extra.get("heuristic_checks"):
         parts.append(f"{extra['heuristic_checks']:,} fit checks by the E/S heuristics")
     return "configuration: " + "; ".join(parts)

@@ -10,8 +10,8 @@ hybrid whose switch is the root.
 Counts, nodes and the fits and attempts of every level add up to the sequential run's: the
 frontier search counts every level above the split depth (it stops on entering a node of that
 depth, before choosing a target there), each subproblem the levels at and below its node, and
-the replay counts nothing.  The hand-over figures (``subproblems``, ``list_entries``) count work
-done: a FILA subproblem that is split further is compiled once per part.
+the replay counts nothing.  The hand-over figures (``fila_subproblems``, ``list_entries``) count
+work done: a FILA subproblem that is split further is compiled once per part.
 
 Random probes (Knuth's estimator) walk the tree level by level: the node's children are listed
 by a search that stops at the next depth, one is drawn among all the node's fits (a fit whose

@@ -310,7 +310,7 @@ class HybridSearch:
         stats = Stats(nodes=self.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
         stats.extra.update(self.dlx.constraint_stats())
         if self.fila_at > 0:
-            stats.extra.update({"fila_at": self.fila_at, "subproblems": self.subproblems,
+            stats.extra.update({"fila_at": self.fila_at, "fila_subproblems": self.subproblems,
                                 "heuristic_checks": self.fila.heuristic_checks,
                                 "max_subproblem_cells": self.max_cells,
                                 "list_entries": self.list_entries})

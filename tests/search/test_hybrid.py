@@ -83,7 +83,7 @@ def test_hybrid_fits_add_up_by_level(tiling_instance):
     assert stats.fits_by_remaining[1] == result.count == 11520
     for n in range(5, 8):
         assert stats.attempts_by_remaining[n] == stats.fits_by_remaining[n]
-    assert stats.extra["subproblems"] == stats.fits_by_remaining[5]
+    assert stats.extra["fila_subproblems"] == stats.fits_by_remaining[5]
 
 
 def test_solutions_are_valid(tiling_instance):
