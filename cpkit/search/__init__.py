@@ -8,6 +8,7 @@ CP-SAT runs).  Every engine function takes the model and keyword options and ret
 
 from __future__ import annotations
 
+import inspect
 from importlib import import_module
 from typing import Any, Callable
 
@@ -70,12 +71,32 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     if family == "tiling":
         from . import tiling
 
+        _check_options(name, options, fn, tiling.solve, tiling.FRONT_BUILT)
         return tiling.solve(model, fn, engine_name=name, **options)
     if family == "edge_matching":
         from . import edge_matching
 
+        _check_options(name, options, fn, edge_matching.solve)
         return edge_matching.solve(model, fn, **options)
+    _check_options(name, options, fn, extra=("unique",))
     unique = options.pop("unique", None)
     if family == "exact_cover" and unique not in (None, "raw"):
         raise EngineUnavailable("exact covers have no symmetry to count up to; use unique='raw'")
     return fn(model, **options)
+
+
+def _check_options(name: str, options: dict[str, Any], *takers: Callable[..., Any],
+                   extra: tuple[str, ...] = ()) -> None:
+    """``EngineUnavailable`` naming any option that neither the engine nor the family's front
+    takes (a misspelt or misplaced keyword would otherwise surface as Python's TypeError from
+    deep inside).  ``extra``: names taken on the way that no signature shows."""
+    taken = set(extra)
+    for fn in takers:
+        if callable(fn):
+            taken |= set(inspect.signature(fn).parameters)
+        else:
+            taken |= set(fn)
+    unknown = sorted(set(options) - taken)
+    if unknown:
+        raise EngineUnavailable(f"the {name} engine takes no option "
+                                f"{', '.join(repr(k) for k in unknown)}")

@@ -37,6 +37,9 @@ UNIQUE_MODES = ("raw", "rotation", "mirror")
 TRIGGER_ENGINES = ("dlx", "hybrid", "auto")
 #: Engines told whether the redundancy filter constrained a piece (they may place it first).
 PLAN_AWARE_ENGINES = ("hybrid", "auto")
+#: Options every engine may be given: the front refuses them itself (with a clearer message
+#: than a signature could) for an engine without DLX triggers.
+FRONT_BUILT = ("parity_trigger", "volume_trigger")
 
 
 def check_common(limit: int | None, time_limit: float | None) -> None:

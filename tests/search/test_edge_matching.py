@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 
 from cpkit import load
-from cpkit.errors import InputError
+from cpkit.errors import EngineUnavailable, InputError
 from cpkit.models.edge_matching import Hint, rotate
 from cpkit.models.em_generator import generate, plant
 from cpkit.result import verify_board
@@ -90,6 +90,16 @@ def test_a_planted_board_is_found():
         return [rotate(puzzle.tiles[t], r) for t, r in zip(solution.tiles, solution.rotations)]
 
     assert shown(planted) in [shown(s) for s in found]
+
+
+@pytest.mark.parametrize("engine, options, message", [
+    ("backtrack", dict(heuristic="min-offer"), "backtrack engine takes no option 'heuristic'"),
+    ("cpsat", dict(shave="all"), "cpsat engine takes no option 'shave'"),
+    ("cp", dict(huristic="min-offer"), "cp engine takes no option 'huristic'"),
+])
+def test_an_option_the_engine_does_not_take_is_named(engine, options, message):
+    with pytest.raises(EngineUnavailable, match=message):
+        solve(generate(3, border_colours=1, inner_colours=1, seed=0), engine=engine, **options)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cpkit.errors import EngineUnavailable
 from cpkit.models.catalog import _pieces
 from cpkit.models.polyforms import PENTOMINOES
 from cpkit.models.symmetry import puzzle_symmetries
@@ -74,3 +75,13 @@ def test_limit_counts_representatives_only(tiling_instance):
     exactly N counted solutions."""
     result = solve(tiling_instance("pentominoes_10x6.txt"), unique="mirror", limit=7)
     assert result.count == len(result.solutions) == 7 and not result.complete
+
+
+@pytest.mark.parametrize("engine, options, message", [
+    ("dlx", dict(nof=True), "dlx engine takes no option 'nof'"),
+    ("cpsat", dict(heuristic="s"), "cpsat engine takes no option 'heuristic'"),
+    ("auto", dict(volume_filtre=3), "auto engine takes no option 'volume_filtre'"),
+])
+def test_an_option_the_engine_does_not_take_is_named(engine, options, message):
+    with pytest.raises(EngineUnavailable, match=message):
+        solve(box(5, 4, 3), engine=engine, **options)
