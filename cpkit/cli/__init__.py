@@ -7,7 +7,9 @@ assembles them and turns errors into one line and exit status 2 (DESIGN.md, "Err
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from importlib import import_module
 
 from ..errors import CpkitError
@@ -33,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    terminate = _sigterm_as_ctrl_c()
     try:
         return int(args.run(args) or 0)
     except CpkitError as exc:
@@ -43,6 +46,21 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        if terminate is not None:
+            signal.signal(signal.SIGTERM, terminate)
+
+
+def _sigterm_as_ctrl_c():
+    """Make SIGTERM (``kill``, ``timeout``, a batch scheduler) stop a run as Ctrl-C does: the
+    search reports what it found, exit status 130.  Returns the handler to restore."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is signal.SIG_IGN:
+        return None
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    return previous
 
 
 if __name__ == "__main__":

@@ -28,35 +28,44 @@ class StopSearch(Exception):
 
 
 class InterruptFlag:
-    """While active, SIGINT sets a flag instead of raising KeyboardInterrupt inside the loop.
+    """While active, SIGINT sets a flag instead of raising KeyboardInterrupt inside the loop, so
+    that the solutions found so far are reported; so does SIGTERM where a handler was already
+    set for it (the CLI sets one, so that ``kill``, ``timeout`` or a batch scheduler stop a run
+    as Ctrl-C does; a library caller's SIGTERM keeps ending the process).
 
-    A second Ctrl-C restores Python's default behaviour, so a user can always break out.  The
-    first is also handed to a flag-setting handler that was active before (a split run's
-    coordinator, around the frontier search), so that the run too knows it was interrupted.
+    A second signal raises KeyboardInterrupt, so a user can always break out.  The first is also
+    handed to a flag-setting handler that was active before (a split run's coordinator, around
+    the frontier search), so that the run too knows it was interrupted.  An ignored signal stays
+    ignored: a split run's worker leaves stopping to its coordinator.
     """
 
     def __init__(self) -> None:
         self.raised = False
-        self._previous = None
+        self._previous: dict[int, object] = {}
 
     def __enter__(self) -> "InterruptFlag":
         if threading.current_thread() is threading.main_thread():
-            self._previous = signal.getsignal(signal.SIGINT)
-            signal.signal(signal.SIGINT, self._handle)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                previous = signal.getsignal(sig)
+                if previous is signal.SIG_IGN or (sig == signal.SIGTERM and
+                                                  not callable(previous)):
+                    continue
+                self._previous[sig] = previous
+                signal.signal(sig, self._handle)
         return self
 
     def _handle(self, signum, frame) -> None:
         if self.raised:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signum, signal.default_int_handler)
             raise KeyboardInterrupt
         self.raised = True
-        outer = self._previous
+        outer = self._previous.get(signum)
         if callable(outer) and outer is not signal.default_int_handler:
             outer(signum, frame)
 
     def __exit__(self, *exc) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
 
 
 @dataclass

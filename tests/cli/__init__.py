@@ -10,14 +10,15 @@ import sys
 import time
 
 
-def interrupted_summary(*args: str, after: float) -> dict:
-    """Run ``python -m cpkit ARGS``, press Ctrl-C after ``after`` seconds, check that it stops
-    with exit status 130 and reports an interrupted run, and return its JSON summary."""
+def interrupted_summary(*args: str, after: float, sig: int = signal.SIGINT) -> dict:
+    """Run ``python -m cpkit ARGS``, press Ctrl-C (or send ``sig``) after ``after`` seconds,
+    check that it stops with exit status 130 and reports an interrupted run, and return its
+    JSON summary."""
     proc = subprocess.Popen([sys.executable, "-m", "cpkit", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
     time.sleep(after)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     summary = json.loads(out.strip().splitlines()[-1])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 
@@ -169,14 +170,16 @@ def test_cover_command(tmp_path, capsys):
     assert "solution 1:" in out
 
 
-def test_sigint_reports_partial_results(tmp_path):
-    """Ctrl-C during a long count prints the JSON summary of what was found, exit status 130."""
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_sigint_reports_partial_results(tmp_path, sig):
+    """Ctrl-C or SIGTERM during a long count prints the JSON summary of what was found, exit
+    status 130 (a SIGTERM used to end the process at once, with nothing printed)."""
     # About 7 s in one process without filters (the filtered run over two workers takes 4 s,
     # which a warm cache and a quiet machine can finish before the signal).
     summary = interrupted_summary("tile", str(TILING / "pentominoes_10x6.txt"), "--unique",
                                   "raw", "--engine", "dlx", "--no-volume-filter",
                                   "--no-parity-filter", "--workers", "1", "--count-only",
-                                  "--json", after=3.0)
+                                  "--json", after=3.0, sig=sig)
     assert 0 <= summary["solutions"] < 9356
 
 
