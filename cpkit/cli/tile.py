@@ -108,7 +108,7 @@ def run(args) -> int:
         check_output(args.render)
     if args.mirror and any(puzzle.one_sided for _, puzzle in puzzles):
         raise InputError("--mirror does not apply to a one-sided puzzle (oneSide in the file: "
-                         "its pieces may not even turn over)", args.puzzle)
+                         "its pieces may not be turned over)", args.puzzle)
     announce_compiles()
     status = 0
     for index, puzzle in puzzles:

@@ -87,8 +87,12 @@ def edge_matching_model(puzzle) -> BoardModel:
                                                         f"n{cell}")
     tiles = [model.new_int_var(0, a.n_tiles - 1, f"t{cell}") for cell in range(a.n_cells)]
     hinted = dict(zip(a.hint_cell.tolist(), a.hint_ori.tolist()))
-    tables = _tables_by_frame(a)
-    rows_in_all = sum(len(tables[tuple(bool(f) for f in row)]) for row in a.nbr < 0)
+    frames = [tuple(bool(f) for f in row) for row in a.nbr < 0]
+    every = np.arange(a.n_orientations)
+    # Cells share these tables (a board has at most nine kinds of cell): one pass over the
+    # orientations for each kind rather than one per cell.
+    tables = {frame: _table_rows(a, frame, every) for frame in set(frames)}
+    rows_in_all = sum(len(tables[frame]) for frame in frames)
     if rows_in_all > MAX_TABLE_ROWS:
         raise InputError(f"the CP-SAT model of a {puzzle.width} x {puzzle.height} board would "
                          f"have {rows_in_all:,} table rows (at most {MAX_TABLE_ROWS:,}: CP-SAT "
@@ -100,27 +104,16 @@ def edge_matching_model(puzzle) -> BoardModel:
                  north.get(int(nb[2])) if nb[2] >= 0 else None,
                  east.get(int(nb[3])) if nb[3] >= 0 else None]
         sides.append([v if v is not None else 0 for v in shown])
-        frame = tuple(bool(f) for f in nb < 0)
-        rows = tables[frame]
-        if cell in hinted:
-            o = hinted[cell]
-            col = a.ori_col[o]
-            rows = [[int(a.ori_tile[o])] + [int(col[s]) for s in range(4) if not frame[s]]] \
-                if all((col[s] == 0) == frame[s] for s in range(4)) else []
+        rows = _table_rows(a, frames[cell], np.array([hinted[cell]])) if cell in hinted \
+            else tables[frames[cell]]
         model.add_allowed_assignments([tiles[cell]] + [v for v in shown if v is not None], rows)
     model.add_all_different(tiles)
     return BoardModel(model, tiles, sides)
 
 
-def _tables_by_frame(a) -> dict[tuple[bool, ...], list[list[int]]]:
-    """For each set of frame sides a cell can have, the rows of its table: (tile, colours of the
-    other sides) for every orientation grey exactly there.  Cells share these lists (a board has
-    at most nine kinds of cell), so building them costs one pass over the orientations rather
-    than one per cell."""
-    grey = a.ori_col == 0
-    tables = {}
-    for frame in {tuple(bool(f) for f in row) for row in a.nbr < 0}:
-        fits = np.flatnonzero((grey == np.array(frame)).all(axis=1))
-        keep = [s for s in range(4) if not frame[s]]
-        tables[frame] = np.column_stack([a.ori_tile[fits], a.ori_col[fits][:, keep]]).tolist()
-    return tables
+def _table_rows(a, frame: tuple[bool, ...], orientations: np.ndarray) -> list[list[int]]:
+    """The table rows of a cell whose sides ``frame`` lie on the frame: (tile, colours of the
+    other sides) for each of ``orientations`` that is grey exactly there."""
+    fits = orientations[((a.ori_col[orientations] == 0) == np.array(frame)).all(axis=1)]
+    keep = [s for s in range(4) if not frame[s]]
+    return np.column_stack([a.ori_tile[fits], a.ori_col[fits][:, keep]]).tolist()

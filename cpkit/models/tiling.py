@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from .exact_cover import ExactCover
-from .geometry import Cell, Shape, canonical, orientations
+from .geometry import Cell, Shape, canonical, is_connected, orientations
 
 #: Refuse to build more images than this: a puzzle that large cannot be enumerated anyway, and
 #: building it would exhaust memory before any message could be given.
@@ -182,7 +182,7 @@ class Puzzle:
                 raise InputError(f"piece {p.name} has no cells")
             if len(set(p.cells)) != len(p.cells):
                 raise InputError(f"piece {p.name} lists a cell twice")
-            if not p.stationary and not _face_connected(p.cells):
+            if not p.stationary and not is_connected(p.cells):
                 raise InputError(f"piece {p.name} is not connected: its cells do not all join "
                                  f"face to face (a polycube is one solid, and the volume "
                                  f"filter relies on it)")
@@ -356,22 +356,6 @@ class Puzzle:
 
     def __repr__(self) -> str:
         return f"<Puzzle {self.describe()}>"
-
-
-def _face_connected(cells: Sequence[Cell]) -> bool:
-    """Whether ``cells`` form one solid: every cell reachable from the first through cells
-    sharing a face."""
-    members = set(cells)
-    seen = {cells[0]}
-    stack = [cells[0]]
-    while stack:
-        x, y, z = stack.pop()
-        for step in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)):
-            near = (x + step[0], y + step[1], z + step[2])
-            if near in members and near not in seen:
-                seen.add(near)
-                stack.append(near)
-    return len(seen) == len(members)
 
 
 def piece_from_cells(name: str, cells: Iterable[Cell], stationary: bool = False) -> Piece:

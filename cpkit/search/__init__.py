@@ -71,7 +71,7 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     if family == "tiling":
         from . import tiling
 
-        _check_options(name, options, fn, tiling.solve, tiling.FRONT_BUILT)
+        _check_options(name, options, fn, tiling.solve, extra=tiling.FRONT_BUILT)
         return tiling.solve(model, fn, engine_name=name, **options)
     if family == "edge_matching":
         from . import edge_matching
@@ -90,12 +90,7 @@ def _check_options(name: str, options: dict[str, Any], *takers: Callable[..., An
     """``EngineUnavailable`` naming any option that neither the engine nor the family's front
     takes (a misspelt or misplaced keyword would otherwise surface as Python's TypeError from
     deep inside).  ``extra``: names taken on the way that no signature shows."""
-    taken = set(extra)
-    for fn in takers:
-        if callable(fn):
-            taken |= set(inspect.signature(fn).parameters)
-        else:
-            taken |= set(fn)
+    taken = set(extra).union(*(inspect.signature(fn).parameters for fn in takers))
     unknown = sorted(set(options) - taken)
     if unknown:
         raise EngineUnavailable(f"the {name} engine takes no option "
