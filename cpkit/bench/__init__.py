@@ -30,6 +30,7 @@ SUITES: dict[str, str] = {
     "em-hard": "cpkit.bench.em_hard:hard_suite",
     "em-rate": "cpkit.bench.edge_matching:rate_suite",
     "em-alldiff": "cpkit.bench.em_alldiff:alldiff_suite",
+    "em-paper": "cpkit.bench.em_paper:paper_suite",
 }
 
 

@@ -1,0 +1,32 @@
+"""The em-paper suite judges the hundredfold from runs that may hit their limit: a bound may only
+decide the verdict when it points the right way."""
+
+import pytest
+
+from cpkit.bench.em_paper import BENOIST, paper_files, ratio_bound
+
+
+@pytest.mark.parametrize("brute, brute_exact, nodes, nodes_exact, expected", [
+    (1_000_000, True, 5_000, True, ("200.0", "yes")),
+    (1_000_000, True, 20_000, True, ("50.0", "no")),
+    # the brute force stopped early: its nodes only grow, so the ratio is a lower bound
+    (1_000_000, False, 5_000, True, (">= 200.0", "yes")),
+    (1_000_000, False, 20_000, True, (">= 50.0", "open")),
+    # the other search stopped early: its nodes only grow, so the ratio is an upper bound
+    (1_000_000, True, 20_000, False, ("<= 50.0", "no")),
+    (1_000_000, True, 5_000, False, ("<= 200.0", "open")),
+    (1_000_000, False, 5_000, False, ("", "open")),
+    (1_000, True, 0, True, ("inf", "yes")),
+    (1_000, True, 0, False, ("", "open")),
+])
+def test_a_ratio_bound_decides_only_what_it_can(brute, brute_exact, nodes, nodes_exact, expected):
+    assert ratio_bound(brute, brute_exact, nodes, nodes_exact) == expected
+
+
+@pytest.mark.skipif(not BENOIST.is_dir(), reason="../shared/em-benchmarks/benoist is missing")
+def test_all_48_paper_instances_are_found_in_board_then_number_order():
+    labels = [label for label, _ in paper_files()]
+    assert len(labels) == 48
+    assert labels[:5] == ["E_7_1", "E_7_2", "E_7_3", "E_7_4", "E_8_1"]
+    assert labels[5:7] == ["E_9_1", "E_9_2"] and labels[-1] == "E_10_26"
+    assert [label for label, _ in paper_files(["E_10_7", "E_9_4"])] == ["E_9_4", "E_10_7"]
