@@ -13,6 +13,8 @@ ratio is a bound, and the verdict says whether the bound already decides the hun
 from __future__ import annotations
 
 import os
+import sys
+import time
 from pathlib import Path
 
 from . import Table
@@ -73,8 +75,14 @@ def _brute_force(label: str, result) -> tuple[int, bool, str]:
     return result.stats.nodes, False, " (limit hit)"
 
 
-def _count(result) -> str:
-    return f"{result.count:,}" if result.complete else f">= {result.count:,}"
+def solutions_text(label: str, results) -> str:
+    """The count of the searches that finished (they must agree), else the most any found."""
+    finished = {r.count for r in results if r.complete}
+    if len(finished) > 1:
+        raise RuntimeError(f"{label}: the engines that finished disagree: {sorted(finished)}")
+    if finished:
+        return f"{finished.pop():,}"
+    return f">= {max(r.count for r in results):,}"
 
 
 def paper_suite(quick: bool = False) -> list[Table]:
@@ -88,36 +96,37 @@ def paper_suite(quick: bool = False) -> list[Table]:
             f"not found in `{BENOIST}` (set `CPKIT_EM_BENCHMARKS`): nothing was measured"]])]
     rows = []
     tally = {label: {"yes": 0, "no": 0, "open": 0} for label, _ in CONFIGS}
-    for label, path in files:
+    start = time.perf_counter()
+    for number, (label, path) in enumerate(files, 1):
+        print(f"em-paper: {label} ({number} of {len(files)}, "
+              f"{time.perf_counter() - start:.0f} s so far)", file=sys.stderr, flush=True)
         puzzle = read_edge_matching(path)
         bt = solve(puzzle, engine="backtrack", count_only=True, time_limit=limit)
         brute, brute_exact, source = _brute_force(label, bt)
-        row = [label, f"{puzzle.width}x{puzzle.height}", path.name.split(".")[1],
-               _count(bt), f"{brute:,}{source}"]
-        counts = {bt.count} if bt.complete else set()
+        results, cells = [bt], []
         for name, options in CONFIGS:
             result = solve(puzzle, count_only=True, time_limit=limit, **options)
-            if result.complete:
-                counts.add(result.count)
+            results.append(result)
             text, verdict = ratio_bound(brute, brute_exact, result.stats.nodes, result.complete)
             tally[name][verdict] += 1
-            row += [f"{result.stats.nodes:,}" + ("" if result.complete else " (limit hit)"),
-                    text]
-        if len(counts) > 1:
-            raise RuntimeError(f"{label}: the engines that finished disagree: {sorted(counts)}")
-        rows.append(row)
+            cells += [f"{result.stats.nodes:,}" + ("" if result.complete else " (limit hit)"),
+                      text]
+        rows.append([label, f"{puzzle.width}x{puzzle.height}", path.name.split(".")[1],
+                     solutions_text(label, results), f"{brute:,}{source}"] + cells)
     columns = ["instance", "board", "colours", "solutions", "brute-force nodes"]
     for name, _ in CONFIGS:
         columns += [f"{name} nodes", f"brute force / {name}"]
-    summary = [[name, len(files), t["yes"], t["no"], t["open"]]
-               for (name, _), t in ((c, tally[c[0]]) for c in CONFIGS)]
+    summary = [[name, len(files), tally[name]["yes"], tally[name]["no"], tally[name]["open"]]
+               for name, _ in CONFIGS]
     return [
         Table("Brute-force nodes per branching node on the paper's instances", columns, rows, [
             f"Each search limited to {limit:g} s (`CPKIT_BENCH_EM_SECONDS`; the shaving runs "
             f"over two processes, wall clock), all solutions, the file's corner hint fixed.  "
-            f"`colours`: frame and inner colours.  Brute-force nodes: the column scan of the "
-            f"`em` suite, ours when it finished, else the published count (em-benchmarks "
-            f"README), else the nodes made before the limit (a lower bound).  `nodes` are "
+            f"`colours`: frame and inner colours.  `solutions`: the count of every search "
+            f"that finished (>= the most any search found if none did).  Brute-force nodes: "
+            f"the column scan of the `em` suite, ours when it finished, else the published "
+            f"count (em-benchmarks README), else the nodes made before the limit (a lower "
+            f"bound).  `nodes` are "
             f"placements made by branching (shaving trials are not counted).  A ratio marked "
             f">= or <= is a bound (one side hit its limit); none is given when both did.  The "
             f"suite stops if two engines that finished count differently."]),

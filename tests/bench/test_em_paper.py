@@ -1,9 +1,11 @@
 """The em-paper suite judges the hundredfold from runs that may hit their limit: a bound may only
 decide the verdict when it points the right way."""
 
+from types import SimpleNamespace
+
 import pytest
 
-from cpkit.bench.em_paper import BENOIST, paper_files, ratio_bound
+from cpkit.bench.em_paper import BENOIST, paper_files, ratio_bound, solutions_text
 
 
 @pytest.mark.parametrize("brute, brute_exact, nodes, nodes_exact, expected", [
@@ -30,3 +32,15 @@ def test_all_48_paper_instances_are_found_in_board_then_number_order():
     assert labels[:5] == ["E_7_1", "E_7_2", "E_7_3", "E_7_4", "E_8_1"]
     assert labels[5:7] == ["E_9_1", "E_9_2"] and labels[-1] == "E_10_26"
     assert [label for label, _ in paper_files(["E_10_7", "E_9_4"])] == ["E_9_4", "E_10_7"]
+
+
+def _result(count, complete):
+    return SimpleNamespace(count=count, complete=complete)
+
+
+def test_the_solutions_shown_are_those_of_the_searches_that_finished():
+    # the brute force stopped at 46 of E_7_4's 224; the CP engine finished
+    assert solutions_text("E_7_4", [_result(46, False), _result(224, True)]) == "224"
+    assert solutions_text("E_9_1", [_result(2, False), _result(0, False)]) == ">= 2"
+    with pytest.raises(RuntimeError, match="E_7_1: the engines that finished disagree"):
+        solutions_text("E_7_1", [_result(1, True), _result(2, True)])
