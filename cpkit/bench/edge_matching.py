@@ -100,6 +100,19 @@ def _instances(quick: bool, folder: Path) -> tuple[list[tuple[str, Path]], list[
     return found, notes
 
 
+def brute_force_nodes(label: str, result) -> tuple[int, bool, str]:
+    """The brute force's nodes over the whole search of ``label``, whether that figure is exact,
+    and where it comes from: ``result`` if it finished, else the published count, else one
+    recorded earlier (``RECORDED``), else ``result``'s nodes so far (a lower bound)."""
+    if result.complete:
+        return result.stats.nodes, True, ""
+    if label in PUBLISHED:
+        return PUBLISHED[label][1], True, " (published)"
+    if label in RECORDED:
+        return RECORDED[label][1], True, " (recorded)"
+    return result.stats.nodes, False, " (lower bound)"
+
+
 def _bound(count: int, complete: bool) -> str:
     return f"{count:,}" if complete else f">= {count:,}"
 
@@ -143,14 +156,7 @@ def em_suite(quick: bool = False) -> list[Table]:
                 _rate(cp.stats.nodes, cp.seconds), paper_nodes, paper_seconds,
                 cp.stats.nodes / paper_nodes if paper_nodes and cp.complete else None])
             published = PUBLISHED.get(label, (None, None))[1]
-            if bt.complete:
-                brute, how = bt.stats.nodes, ""
-            elif published:
-                brute, how = published, " (published)"
-            elif label in RECORDED:
-                brute, how = RECORDED[label][1], " (recorded)"
-            else:
-                brute, how = bt.stats.nodes, " (lower bound)"
+            brute, _, how = brute_force_nodes(label, bt)
             ratio = _over(brute, how, cp.stats.nodes if cp.complete else None)
             scan_rows.append([
                 label, _bound(scan.count, scan.complete), scan.complete, scan.stats.nodes,

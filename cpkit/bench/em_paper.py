@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from . import Table
-from .edge_matching import BENOIST, PUBLISHED
+from .edge_matching import BENOIST, brute_force_nodes
 
 #: The searches set against the brute force: label, ``cpkit.solve`` options.  Shaving runs are
 #: split over two processes (the benchmark machine's cores) as in the ``em`` suite.
@@ -66,15 +66,6 @@ def ratio_bound(brute: int, brute_exact: bool, nodes: int, nodes_exact: bool,
     return f"<= {text}", "no" if value < factor else "open"
 
 
-def _brute_force(label: str, result) -> tuple[int, bool, str]:
-    """Brute-force nodes, whether exact, and where they come from."""
-    if result.complete:
-        return result.stats.nodes, True, ""
-    if label in PUBLISHED:
-        return PUBLISHED[label][1], True, " (published)"
-    return result.stats.nodes, False, " (limit hit)"
-
-
 def solutions_text(label: str, results) -> str:
     """The count of the searches that finished (they must agree), else the most any found."""
     finished = {r.count for r in results if r.complete}
@@ -102,7 +93,7 @@ def paper_suite(quick: bool = False) -> list[Table]:
               f"{time.perf_counter() - start:.0f} s so far)", file=sys.stderr, flush=True)
         puzzle = read_edge_matching(path)
         bt = solve(puzzle, engine="backtrack", count_only=True, time_limit=limit)
-        brute, brute_exact, source = _brute_force(label, bt)
+        brute, brute_exact, source = brute_force_nodes(label, bt)
         results, cells = [bt], []
         for name, options in CONFIGS:
             result = solve(puzzle, count_only=True, time_limit=limit, **options)
