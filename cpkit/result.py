@@ -83,6 +83,11 @@ class Result:
         return out
 
 
+def count_phrase(count: int) -> str:
+    """A number of solutions as a sentence says it: ``1 solution``, ``1,024 solutions``."""
+    return f"{count:,} solution{'' if count == 1 else 's'}"
+
+
 def verify_tiling(puzzle, tiling) -> list[str]:
     """Problems with ``tiling`` as a solution of ``puzzle``; an empty list means it is valid.
 

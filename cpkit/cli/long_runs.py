@@ -66,7 +66,10 @@ def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
 
         source = model_identity(path, index)
         source.update(variant or {})
-    return run(model, workers=args.workers, scheduler=args.scheduler,
+    # ``--show N``: a split run holds back its solutions to print them in order, so it keeps N.
+    shown = getattr(args, "show", None)
+    max_stored = None if options.get("count_only") else shown
+    return run(model, workers=args.workers, scheduler=args.scheduler, max_stored=max_stored,
                checkpoint=args.checkpoint, resume=args.resume,
                checkpoint_every=args.checkpoint_every, subproblems=args.subproblems,
                progress=sys.stderr.isatty() and not args.json, source=source, **options)

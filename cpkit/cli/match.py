@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
+from ..result import count_phrase
 from ..search import supported
 from ..search._em_cp_kernel import HEURISTICS
-from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE
+from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, shave_setting
 from ..search.em_cp import DEFAULT_HEURISTIC
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
@@ -119,6 +120,7 @@ def run(args) -> int:
             raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
                              f"{' and '.join(engines)} engine{'s' if len(engines) > 1 else ''}, "
                              f"not {args.engine}")
+    shave = DEFAULT_SHAVE if args.shave is None else shave_setting(args.shave)
     if args.render:
         from ..render import check_output
 
@@ -147,13 +149,13 @@ def run(args) -> int:
                        contradiction=not args.no_contradiction, opposite=not args.no_opposite,
                        backjump=not args.no_backjump, shared_edge=not args.no_shared_edge,
                        cycles=not args.no_cycles,
-                       shave=DEFAULT_SHAVE if args.shave is None else args.shave)
+                       shave=shave)
     if args.engine == "alldiff":
         options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
     if args.engine == "edges":
         options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent,
                        branching=args.branching or DEFAULT_BRANCHING,
-                       shave=DEFAULT_SHAVE if args.shave is None else args.shave)
+                       shave=shave)
     single = args.engine in ("cpsat", "alldiff")
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "
@@ -173,7 +175,7 @@ def run(args) -> int:
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
     extra = result.stats.extra
     propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""
-    text = (f"{puzzle.name}: {result.count:,} solutions ({result.unique}), {state}; engine "
+    text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}; engine "
             f"{result.engine}, {result.stats.nodes:,} nodes{propagated}, search "
             f"{result.seconds:.3f} s ({extra.get('nodes_per_s', 0):,} nodes/s), jit "
             f"{result.jit_seconds:.2f} s")

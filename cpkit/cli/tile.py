@@ -6,6 +6,7 @@ import argparse
 
 from ..io.polycube import read_polycube
 from ..io.solutions import format_stats_table, format_tiling
+from ..result import count_phrase
 from ..search import supported
 from ..search.tiling import UNIQUE_MODES
 from . import long_runs
@@ -161,7 +162,7 @@ def run(args) -> int:
         state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
         note = result.stats.extra.get("proof")
         proof = f" (proved by {note}, no search needed)" if note else ""
-        text = (f"{puzzle.name}: {result.count:,} solutions ({result.unique}){proof}, {state}; "
+        text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}){proof}, {state}; "
                 f"engine {result.engine}, {result.stats.fits:,} fits, "
                 f"{result.stats.no_fits:,} no-fits, "
                 f"search {result.seconds:.3f} s, jit {result.jit_seconds:.2f} s")

@@ -99,6 +99,11 @@ def _worker_main(job_bytes: bytes, tasks, results, stop, parent: int) -> None:
         results.put(("error", os.getpid(), str(exc)))
     except BaseException as exc:                      # report, never hang the coordinator
         results.put(("error", os.getpid(), f"{type(exc).__name__}: {exc}"))
+    finally:
+        if orphaned():
+            # Nobody reads the results any more, and this process holds the queue's read end
+            # too, so a large part would block the exit for ever (seen: 2.3 GB of solutions).
+            results.cancel_join_thread()
 
 
 class LocalBackend:

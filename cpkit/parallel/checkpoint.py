@@ -23,6 +23,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import InputError
+from ..io.text import whole_number
 from .protocol import Frontier, Part, Path
 
 FORMAT = "cpkit-checkpoint"
@@ -37,8 +38,15 @@ def model_identity(path: str | os.PathLike, index: int = 0) -> dict[str, Any]:
 
 
 def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options as JSON would give them back (so a loaded checkpoint compares equal)."""
-    return json.loads(json.dumps(options, sort_keys=True, default=str))
+    """Options as JSON would give them back (so a loaded checkpoint compares equal), with a
+    shaving limit given as text ("2": the API takes it so, and ``cpkit match`` recorded it so
+    before 2026-11-25) as the number it stands for."""
+    canonical = json.loads(json.dumps(options, sort_keys=True, default=str))
+    shave = canonical.get("shave")
+    if isinstance(shave, str):
+        number = whole_number(shave.strip())
+        canonical["shave"] = shave.strip().lower() if number is None else number
+    return canonical
 
 
 def check_writable(path: str | os.PathLike) -> None:
@@ -140,8 +148,9 @@ class Checkpoint:
             done = {int(k): Part.from_json(v) for k, v in data["done"].items()}
             if any(not 0 <= k < len(paths) for k in done):
                 raise ValueError("a finished subproblem index is out of range")
-            return cls(dict(data["model"]), dict(data["options"]), int(split["depth"]), paths,
-                       Part.from_json(data["above"]), done, float(data.get("seconds", 0.0)))
+            return cls(dict(data["model"]), canonical_options(dict(data["options"])),
+                       int(split["depth"]), paths, Part.from_json(data["above"]), done,
+                       float(data.get("seconds", 0.0)))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"corrupt checkpoint ({exc})", str(path)) from None
 

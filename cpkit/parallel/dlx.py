@@ -110,8 +110,8 @@ class DlxTree:
                              f"options (was it split from another puzzle or another version?)")
 
     def solve(self, path: Path, *, store: bool, limit: int | None = None,
-              time_limit: float | None = None,
-              cancel: Callable[[], bool] | None = None) -> Part:
+              time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
+              max_stored: int | None = None) -> Part:
         counted = 0
         solutions: list[list[int]] = []
 
@@ -120,7 +120,7 @@ class DlxTree:
             if not self.accept(rows):
                 return
             counted += 1
-            if store:
+            if store and (max_stored is None or len(solutions) < max_stored):
                 solutions.append([int(r) for r in rows])
             if limit is not None and counted >= limit:
                 raise StopSearch

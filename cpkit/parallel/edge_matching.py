@@ -161,27 +161,34 @@ class EdgeMatchingTree:
         return Frontier(depth, paths, above, shallow if store else [])
 
     def solve(self, path: Path, *, store: bool, limit: int | None = None,
-              time_limit: float | None = None,
-              cancel: Callable[[], bool] | None = None) -> Part:
+              time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
+              max_stored: int | None = None) -> Part:
         if not path:
-            return self._solve_roots(store, limit, time_limit, cancel)
+            return self._solve_roots(store, limit, time_limit, cancel, max_stored)
         solutions: list[list[int]] = []
+
+        def sink(row: np.ndarray) -> None:
+            if max_stored is None or len(solutions) < max_stored:
+                solutions.append([int(o) for o in row])
+
         cpu = time.thread_time()
-        search = self._search(path, store, lambda row: solutions.append([int(o) for o in row]))
+        search = self._search(path, store, sink)
         # Every solution counts here, so the kernel itself stops at ``limit``.
         outcome = drive(search.step, limit=limit, time_limit=time_limit, cancel=cancel)
         return self._part([search], search.solutions, outcome.complete, outcome.seconds,
                           solutions, cpu)
 
     def _solve_roots(self, store: bool, limit: int | None, time_limit: float | None,
-                     cancel: Callable[[], bool] | None) -> Part:
+                     cancel: Callable[[], bool] | None, max_stored: int | None) -> Part:
         """The whole tree: every root in turn, as the sequential run chains them."""
         total = Part(worker=worker_id())
         start = time.perf_counter()
         for r in range(len(self.roots)):
             left = None if time_limit is None else max(1e-3, time_limit - total.seconds)
             part = self.solve([r], store=store, cancel=cancel, time_limit=left,
-                              limit=None if limit is None else limit - total.count)
+                              limit=None if limit is None else limit - total.count,
+                              max_stored=None if max_stored is None
+                              else max_stored - len(total.solutions))
             total.add(part)
             if not part.complete or (limit is not None and total.count >= limit):
                 total.complete = r == len(self.roots) - 1 and part.complete

@@ -117,8 +117,8 @@ class HybridTree:
         return Frontier(depth, paths, above, shallow if store else [])
 
     def solve(self, path: Path, *, store: bool, limit: int | None = None,
-              time_limit: float | None = None,
-              cancel: Callable[[], bool] | None = None) -> Part:
+              time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
+              max_stored: int | None = None) -> Part:
         counted = 0
         solutions: list[list[int]] = []
 
@@ -127,7 +127,7 @@ class HybridTree:
             if not self.accept(ids):
                 return
             counted += 1
-            if store:
+            if store and (max_stored is None or len(solutions) < max_stored):
                 solutions.append([int(i) for i in ids])
             if limit is not None and counted >= limit:
                 raise StopSearch

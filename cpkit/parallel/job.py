@@ -32,12 +32,13 @@ class Job:
 
 @dataclass(frozen=True)
 class TaskSpec:
-    """How to search one subproblem: keep solutions?  stop after ``limit`` counted solutions,
-    at wall-clock time ``deadline`` (``time.time()``)?"""
+    """How to search one subproblem: keep solutions (at most ``max_stored``, the first found)?
+    stop after ``limit`` counted solutions, at wall-clock time ``deadline`` (``time.time()``)?"""
 
     store: bool = False
     limit: int | None = None
     deadline: float | None = None
+    max_stored: int | None = None
 
     def time_left(self) -> float | None:
         if self.deadline is None:
@@ -72,4 +73,5 @@ def warm(job: Job) -> dict[str, float]:
 def solve_task(job: Job, path: Path, spec: TaskSpec,
                cancel: Callable[[], bool] | None = None) -> Part:
     return tree(job).solve(path, store=spec.store, limit=spec.limit,
-                           time_limit=spec.time_left(), cancel=cancel)
+                           time_limit=spec.time_left(), cancel=cancel,
+                           max_stored=spec.max_stored)

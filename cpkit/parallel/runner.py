@@ -74,7 +74,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         on_solution: Callable[[Any], None] | None = None, checkpoint: str | None = None,
         resume: str | None = None, checkpoint_every: float = 60.0, progress: bool = False,
         source: dict[str, Any] | None = None, subproblems: int | None = None,
-        **options: Any) -> Result:
+        max_stored: int | None = None, **options: Any) -> Result:
     """Solve ``model`` like ``cpkit.search.solve``, split over ``workers`` processes (None: all
     cores, but small trees stay in this process), a Dask ``client`` or ``scheduler`` address.
 
@@ -82,6 +82,9 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     seconds and when stopped; ``resume``: a checkpoint to continue (``source`` identifies the
     puzzle file, see ``checkpoint.model_identity``).  ``subproblems``: how many to aim for
     (default: from a tree-size estimate).  ``progress``: draw the progress line on stderr.
+    ``max_stored``: keep only the first solutions (the sequential order's), as many as that, in
+    ``Result.solutions`` and for ``on_solution`` (a split run keeps a subproblem's solutions
+    until the end to give them in that order; ``cpkit match --show N`` needs N, not millions).
     """
     from ..search import AUTO, family_of
     from ..search import solve as sequential
@@ -99,13 +102,34 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
                          f"(about 150 MB)")
     durable = checkpoint is not None or resume is not None
     prepare = splitter(family, name)
-    streaming = {} if on_solution is None else {"on_solution": on_solution}
+    if max_stored is not None and (isinstance(max_stored, bool) or not isinstance(
+            max_stored, int) or max_stored < 0):
+        raise InputError(f"max_stored must be a whole number >= 0, got {max_stored!r}")
+
+    def in_sequence() -> Result:
+        """The search in this process; with ``max_stored``, the first solutions only."""
+        if max_stored is None or count_only:
+            streaming = {} if on_solution is None else {"on_solution": on_solution}
+            return sequential(model, engine=name, limit=limit, time_limit=time_limit,
+                              count_only=count_only, **streaming, **options)
+        kept: list[Any] = []
+
+        def keep(solution: Any) -> None:
+            if len(kept) < max_stored:
+                kept.append(solution)
+                if on_solution is not None:
+                    on_solution(solution)
+
+        result = sequential(model, engine=name, limit=limit, time_limit=time_limit,
+                            count_only=False, on_solution=keep, **options)
+        result.solutions = kept if on_solution is None else []      # as ``_emit`` leaves them
+        return result
+
     if prepare is None:
         if distributed or durable or (workers or 1) > 1:
             raise EngineUnavailable(f"the {name} engine cannot split its search: it runs with "
                                     f"--workers 1 and no --checkpoint, --resume or --scheduler")
-        return sequential(model, engine=name, limit=limit, time_limit=time_limit,
-                          count_only=count_only, **streaming, **options)
+        return in_sequence()
     if durable and not count_only:
         raise InputError("--checkpoint and --resume apply to counting runs (--count-only)")
     if durable and source is None:
@@ -120,8 +144,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         raise InputError(f"--limit must be at least 1, got {limit}")
     plain = workers == 1 and not distributed and not durable
     if plain or (workers is None and not distributed and not durable and limit is not None):
-        return sequential(model, engine=name, limit=limit, time_limit=time_limit,
-                          count_only=count_only, **streaming, **options)
+        return in_sequence()
 
     with StopSignals() as signals:      # a Ctrl-C while preparing still gets a report
         job = Job(family, name, model, options)
@@ -137,15 +160,16 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             return tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
                                jit_seconds=0.0, solutions=[])
         if small:
-            return _in_process(tree, limit, time_limit, count_only, on_solution)
+            return _in_process(tree, limit, time_limit, count_only, on_solution, max_stored)
         return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
                            count_only, on_solution, checkpoint, resume, checkpoint_every,
-                           progress, source, subproblems).run(signals)
+                           progress, source, subproblems, max_stored).run(signals)
 
 
-def _in_process(tree, limit, time_limit, count_only, on_solution) -> Result:
+def _in_process(tree, limit, time_limit, count_only, on_solution, max_stored) -> Result:
     """The whole tree as one subproblem, here (the sequential run through the same code)."""
-    part = tree.solve([], store=not count_only, limit=limit, time_limit=time_limit)
+    part = tree.solve([], store=not count_only, limit=limit, time_limit=time_limit,
+                      max_stored=max_stored)
     reason = COMPLETE if part.complete else (
         LIMIT if limit is not None and part.count >= limit else
         TIME_LIMIT if time_limit is not None and part.seconds >= time_limit else INTERRUPTED)
@@ -165,11 +189,12 @@ def _emit(result: Result, on_solution) -> Result:
 class Coordinator:
     def __init__(self, job: Job, tree, workers: int, client, scheduler, limit, time_limit,
                  count_only, on_solution, checkpoint, resume, checkpoint_every, progress,
-                 source, subproblems):
+                 source, subproblems, max_stored=None):
         self.job, self.tree, self.workers = job, tree, workers
         self.client, self.scheduler = client, scheduler
         self.limit, self.time_limit = limit, time_limit
         self.store = not count_only
+        self.max_stored = max_stored
         self.on_solution = on_solution
         self.checkpoint_file, self.resume_file = checkpoint, resume
         self.checkpoint_every = checkpoint_every
@@ -247,7 +272,7 @@ class Coordinator:
         # The frontier search is search too: the subproblems get what is left of the limit.
         deadline = None if self.time_limit is None else (
             time.time() + max(0.0, self.time_limit - split_seconds))
-        spec = TaskSpec(self.store, self.limit, deadline)
+        spec = TaskSpec(self.store, self.limit, deadline, self.max_stored)
         for k in pending:
             backend.submit(k, frontier.paths[k], spec)
         partial: dict[int, Part] = {}
@@ -343,6 +368,8 @@ class Coordinator:
         if complete:
             reason = COMPLETE
         solutions = _ordered_solutions(frontier, parts) if self.store else []
+        if self.max_stored is not None:
+            solutions = solutions[:self.max_stored]
         if self.limit is not None:
             solutions = solutions[:self.limit]
             total.count = min(total.count, self.limit)

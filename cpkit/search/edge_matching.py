@@ -33,18 +33,24 @@ CELL_RULES = ("dom-ddeg", "min-domain")
 DEFAULT_SHAVE: int | str = 0
 
 
-def shave_limit(shave: int | str, n_orientations: int) -> int:
-    """The shaving limit as a number: 0 for none, ``"all"`` for every candidate count."""
-    if shave == "all":
-        return max(1, n_orientations)
+def shave_setting(shave: int | str) -> int | str:
+    """A shaving limit as the engines record it, a number >= 0 or ``"all"``: ``"2"`` from the
+    command line and ``2`` from the API are the same search (and resume the same checkpoint)."""
+    if isinstance(shave, str) and shave.strip().lower() == "all":
+        return "all"
     try:
         limit = int(shave)
     except (TypeError, ValueError):
-        raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}") \
-            from None
-    if limit < 0:
+        limit = -1
+    if limit < 0 or isinstance(shave, (bool, float)):
         raise InputError(f"shaving limit must be a number >= 0 or 'all', got {shave!r}")
     return limit
+
+
+def shave_limit(shave: int | str, n_orientations: int) -> int:
+    """The shaving limit as a number: 0 for none, ``"all"`` for every candidate count."""
+    setting = shave_setting(shave)
+    return max(1, n_orientations) if setting == "all" else setting
 
 
 class Search(Protocol):

@@ -139,6 +139,44 @@ def test_option_errors_exit_2(capsys):
     capsys.readouterr()
 
 
+def test_the_summary_line_says_solution_for_one(capsys):
+    one = EM / "gen_6_b5i6_s2.txt"
+    assert MANIFEST[one.name]["counts"]["rotation"] == 1
+    _, out, _ = run(capsys, "match", one, "--count-only")
+    assert out.strip().splitlines()[-1].startswith("gen_6_b5i6_s2: 1 solution (rotation)")
+    _, out, _ = run(capsys, "match", SMALL, "--count-only")
+    assert out.strip().splitlines()[-1].startswith("gen_5_b4i5_s1: 6 solutions (rotation)")
+
+
+def test_show_prints_that_many_of_a_split_run_and_counts_all(capsys):
+    board = EM / "gen_6_b4i5_s3.txt"
+    status, out, _ = run(capsys, "match", board, "--workers", "2", "--show", "2", "--json")
+    assert status == 0 and json.loads(out.splitlines()[-1])["solutions"] == 16
+    assert out.count("solution ") == 2 and "solution 2:" in out
+
+
+@pytest.mark.parametrize("engine", ["cp", "edges"])
+def test_a_checkpoint_resumes_with_the_default_shaving_given_explicitly(capsys, tmp_path,
+                                                                         engine):
+    """``--shave 0`` is the default itself, and a checkpoint that recorded a limit as text
+    (as ``cpkit match`` did before it parsed the flag) still resumes with the same limit."""
+    board = EM / "gen_6_b4i5_s3.txt"
+    ck = tmp_path / "em.ck"
+    common = ["--engine", engine, "--count-only", "--json", "--workers", "1"]
+    status, _, _ = run(capsys, "match", board, *common, "--checkpoint", ck)
+    assert status == 0
+    status, out, _ = run(capsys, "match", board, *common, "--resume", ck, "--shave", "0")
+    summary = json.loads(out.splitlines()[-1])
+    assert status == 0 and summary["complete"] and summary["solutions"] == 16
+    one_line_error(capsys, "match", board, *common, "--resume", ck, "--shave", "1",
+                   match="other options: shave=0 (now 1)")
+    data = json.loads(ck.read_text())
+    data["options"]["shave"] = "1"
+    ck.write_text(json.dumps(data))
+    status, out, _ = run(capsys, "match", board, *common, "--resume", ck, "--shave", "1")
+    assert status == 0 and json.loads(out.splitlines()[-1])["solutions"] == 16
+
+
 def test_the_python_model_refuses_boards_beyond_its_depth(capsys, tmp_path):
     big = tmp_path / "big.txt"
     assert run(capsys, "generate", "edge-matching", "--size", "17", "--border-colors", "5",
@@ -181,15 +219,17 @@ def test_a_malformed_file_names_its_line(capsys, tmp_path):
 
 
 def test_sigint_reports_partial_results(tmp_path):
-    """Ctrl-C during a long count prints the summary of what was found, exit status 130."""
+    """Ctrl-C during a long count prints the summary of what was found, exit status 130.  (One
+    process: it prints its first solution when found, which says the search is under way.
+    Split runs are interrupted in tests/cli/test_long_runs.py.)"""
     from cpkit.io.edge_matching import write_native
     from cpkit.models.em_generator import generate
 
     long = tmp_path / "long.txt"          # two colours per palette: millions of solutions
     write_native(generate(6, border_colours=2, inner_colours=2, seed=1), long)
-    summary = interrupted_summary("match", str(long), "--unique", "raw", "--count-only",
-                                  "--json", after=3.0)
-    assert summary["nodes"] > 0 and summary["solutions"] > 0
+    summary = interrupted_summary("match", str(long), "--unique", "raw", "--show", "1",
+                                  "--workers", "1", "--json", after=1.0, ready="solution 1:")
+    assert summary["nodes"] > 0 and summary["solutions"] > 1
 
 
 def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_path):
@@ -202,7 +242,9 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     status, out, _ = run(capsys, "match", board, "--monte-carlo", "2", "--json")
     estimate = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and estimate["estimated_nodes"] is None
-    status, out, _ = run(capsys, "match", board, "--workers", "2", "--time-limit", "1",
+    # Two-colour boards have solutions everywhere; the limit leaves room for starting the
+    # workers on a busy machine (1 s found none with both cores taken by other searches).
+    status, out, _ = run(capsys, "match", board, "--workers", "2", "--time-limit", "4",
                          "--count-only", "--json")
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and summary["complete"] is False and summary["solutions"] > 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -104,3 +105,20 @@ def test_a_filter_applied_once_is_not_one_re_applied():
     with pytest.raises(InputError, match=r"volume_filter=True \(now 1\)$"):
         ck.check_matches(ck.model, {"engine": "dlx", "unique": "raw", "volume_filter": 1}, "x")
     ck.check_matches(ck.model, {"engine": "dlx", "unique": "raw", "volume_filter": True}, "x")
+
+
+def test_a_shaving_limit_given_as_text_is_the_number(tmp_path):
+    """The API takes ``shave="2"`` as the command line does; both are ``shave=2`` (and an older
+    checkpoint that recorded the text resumes with the number), while 3 is another search."""
+    ident = model_identity(TILING / "somacube.txt")
+    ck = Checkpoint.start(ident, {"engine": "cp", "shave": "2"}, Frontier(1, [[0]], Part()))
+    assert ck.options["shave"] == 2
+    ck.check_matches(ident, {"engine": "cp", "shave": 2}, "x")
+    with pytest.raises(InputError, match=r"shave=2 \(now 3\)$"):
+        ck.check_matches(ident, {"engine": "cp", "shave": "3"}, "x")
+    older = tmp_path / "older.ck"
+    ck.save(older)
+    data = json.loads(older.read_text())
+    data["options"]["shave"] = "ALL"
+    older.write_text(json.dumps(data))
+    Checkpoint.load(older).check_matches(ident, {"engine": "cp", "shave": "all"}, "x")

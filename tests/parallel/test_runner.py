@@ -42,6 +42,26 @@ def test_solutions_come_in_the_sequential_order(tiling_instance):
     assert first.solutions == sequential.solutions[:25] and not first.complete
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_max_stored_keeps_the_first_solutions_and_counts_them_all(tiling_instance, em_instance,
+                                                                  workers):
+    """``max_stored`` (``--show N``) keeps the first solutions of the sequential order and
+    hands only those to ``on_solution``; the count is the whole count.  (The edges engine's
+    split runs keep the sequential order; the CP engine's need not.)"""
+    for puzzle, engine in ((tiling_instance("somacube.txt"), "auto"),
+                           (em_instance("gen_6_b4i5_s3.txt"), "edges")):
+        sequential = solve(puzzle, engine=engine, unique="raw")
+        seen = []
+        options = dict(engine=engine, unique="raw", workers=workers, subproblems=40,
+                       max_stored=3)
+        kept = cpkit.solve(puzzle, **options)
+        streamed = cpkit.solve(puzzle, **options, on_solution=seen.append)
+        assert kept.count == streamed.count == sequential.count > 3 and kept.complete
+        assert kept.solutions == seen == sequential.solutions[:3] and streamed.solutions == []
+    with pytest.raises(InputError, match="max_stored must be a whole number >= 0"):
+        cpkit.solve(puzzle, workers=workers, max_stored=-1)
+
+
 def test_exact_cover_with_multiplicities_splits(tmp_path):
     """Items needed twice (Algorithm M's branching, tweaked options) split through the
     coordinator (in-process backend, with a checkpoint)."""
