@@ -13,6 +13,8 @@ import json
 import os
 import platform
 import re
+import sys
+import time
 from dataclasses import asdict, dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -81,11 +83,25 @@ def machine() -> dict[str, Any]:
             "date": _dt.date.today().isoformat()}
 
 
+#: The suite being run and when it started, for ``progress``.
+_RUNNING: dict[str, Any] = {"name": "bench", "start": time.perf_counter()}
+
+
+def progress(what: str, number: int | None = None, total: int | None = None) -> None:
+    """Say on standard error what the suite measures now and how long it has run: suites take
+    minutes to hours and print their tables only at the end (standard output stays the
+    tables alone)."""
+    where = [f"{number} of {total}"] if number is not None and total is not None else []
+    where.append(f"{time.perf_counter() - _RUNNING['start']:.0f} s so far")
+    print(f"{_RUNNING['name']}: {what} ({', '.join(where)})", file=sys.stderr, flush=True)
+
+
 def run_suite(name: str, json_path: str | None = None, markdown_path: str | None = None,
               quick: bool = False) -> list[Table]:
     if name not in SUITES:
         raise InputError(f"unknown benchmark suite {name!r}; available: {', '.join(SUITES)}")
     module, _, attr = SUITES[name].partition(":")
+    _RUNNING.update(name=name, start=time.perf_counter())
     tables: list[Table] = getattr(import_module(module), attr)(quick=quick)
     info = machine()
     header = (f"Measured {info['date']} on {info['cpu']} ({info['cores']} cores), Python "

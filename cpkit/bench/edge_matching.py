@@ -16,7 +16,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from . import Table
+from . import Table, progress
 from .tiling import ROOT, c_reference, cold_jit_seconds
 
 BENOIST = Path(os.environ.get("CPKIT_EM_BENCHMARKS",
@@ -41,9 +41,10 @@ PAPER_EDGE_FILTERING = {
 PUBLISHED = {"E_7_1": (1, 159_156_828), "E_7_2": (8, 1_076_409_673),
              "E_7_3": (12, 3_236_732_504), "E_7_4": (224, 16_285_381_547)}
 #: Brute-force searches too long for a bench run, recorded from cpkit's own (`cpkit match FILE
-#: --engine backtrack --count-only --workers 2`, 42 s; a split run makes the sequential nodes):
-#: solutions and nodes.
-RECORDED = {"gen_8_b7i8_s1": (4, 3_669_575_239)}
+#: --engine backtrack --count-only --workers 2`: 42 s for gen_8_b7i8_s1, 1,681 s for E_9_8 on
+#: the AMD EPYC of docs/benchmarks.md; a split run makes the sequential nodes): solutions and
+#: nodes.
+RECORDED = {"gen_8_b7i8_s1": (4, 3_669_575_239), "E_9_8": (4, 62_178_639_314)}
 
 PAPER_SET = ["E_7_1", "E_7_2", "E_7_3", "E_7_4", "E_8_1", "E_9_3", "E_9_4", "E_9_13", "E_10_5",
              "E_10_7", "E_10_8", "E_10_16", "E_10_17"]
@@ -137,7 +138,8 @@ def em_suite(quick: bool = False) -> list[Table]:
     cp_rows, bt_rows, scan_rows, shave_rows, sat_rows = [], [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         instances, notes = _instances(quick, Path(tmp))
-        for label, path in instances:
+        for number, (label, path) in enumerate(instances, 1):
+            progress(label, number, len(instances))
             puzzle = read_edge_matching(path)
             cp = solve(puzzle, engine="cp", count_only=True, time_limit=cp_limit)
             bt = solve(puzzle, engine="backtrack", count_only=True, time_limit=base_limit)
@@ -291,7 +293,8 @@ def rate_suite(quick: bool = False) -> list[Table]:
         puzzles.insert(0, read_edge_matching(matches[0]))
     solve(puzzles[0], engine="cp", count_only=True, time_limit=0.5)    # compile before timing
     rows = []
-    for puzzle in puzzles:
+    for number, puzzle in enumerate(puzzles, 1):
+        progress(puzzle.name, number, len(puzzles))
         for label, options in RATE_CONFIGS:
             r = solve(puzzle, engine="cp", count_only=True, time_limit=limit, **options)
             rows.append([puzzle.name, label, _bound(r.count, r.complete), r.complete,

@@ -9,7 +9,8 @@ next to the paper's figures.  Counts must agree across configurations (the run s
 
 from __future__ import annotations
 
-from . import Table
+from ..result import count_phrase
+from . import Table, progress
 from .edge_matching import BENOIST
 
 #: The engine as `cpkit match --engine cp` runs it, and the variants of the study.
@@ -67,7 +68,8 @@ def ablation_suite(quick: bool = False) -> list[Table]:
     configs = [("full engine (default)", FULL, "")] + VARIANTS + [
         (f"heuristic {h}", dict(heuristic=h), HEURISTIC_PAPER.get(h, ""))
         for h in ("min-offer", "min-expected-offer", "min-expected-ratio")]
-    for label, options, _ in configs:
+    for number, (label, options, _) in enumerate(configs, 1):
+        progress(label, number, len(configs))
         runs[label] = [_run(p, options) for p in puzzles]
     counts = [r.count for r in runs["full engine (default)"]]
     for label, results in runs.items():
@@ -92,7 +94,7 @@ def ablation_suite(quick: bool = False) -> list[Table]:
         "instances)",
         ["configuration", "nodes", "shaving trials", "search s", "nodes/s", "nodes vs full",
          "time vs full", "paper (section 6.2)"], rows,
-        ["Instances: " + ", ".join(f"{p.name} ({c} solutions)" for p, c in zip(puzzles, counts))
+        ["Instances: " + ", ".join(f"{p.name} ({count_phrase(c)})" for p, c in zip(puzzles, counts))
          + ".  Counts are identical in every configuration (checked by the run).  Nodes are "
            "branching placements; shaving trials (placements tried and taken back) are counted "
            "apart.  The paper's percentages are the change when the component is removed from "

@@ -18,7 +18,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from . import Table
+from . import Table, progress
 from .edge_matching import (BENOIST, PAPER_EDGE_FILTERING, PUBLISHED, RECORDED, _bound,
                             _instances, _over, _rate)
 
@@ -56,8 +56,10 @@ def _engines_table(quick: bool) -> Table:
     from ..search import solve
 
     rows = []
-    for n, b, i, s in GENERATED[:1 if quick else None]:
+    boards = GENERATED[:1 if quick else None]
+    for number, (n, b, i, s) in enumerate(boards, 1):
         puzzle = generate(n, border_colours=b, inner_colours=i, seed=s)
+        progress(f"{puzzle.name}, every engine", number, len(boards))
         counts = set()
         base = None
         for label, engine, options in CONFIGS:
@@ -120,7 +122,8 @@ def _compiled_table(quick: bool, folder: Path) -> Table:
     seconds = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", "60"))
     found, notes = _instances(quick, folder)
     rows = []
-    for label, path in found:
+    for number, (label, path) in enumerate(found, 1):
+        progress(f"{label}, compiled edge filtering", number, len(found))
         puzzle = read_edge_matching(path)
         if label in PUBLISHED:
             brute, brute_done, how, brute_count = PUBLISHED[label][1], True, " (published)", None

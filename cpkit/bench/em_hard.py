@@ -12,7 +12,7 @@ qualifies.  Each run takes one core; the three engines run one after the other o
 
 from __future__ import annotations
 
-from . import Table
+from . import Table, progress
 from .edge_matching import BENOIST
 
 PAPER_HARD = ["E_7_3.b6i6.nohint", "E_7_4.b6i6.nohint"]
@@ -40,7 +40,9 @@ def hard_suite(quick: bool = False) -> list[Table]:
 
     limit = 60.0 if quick else 900.0
     rows = []
-    for puzzle in hard_instances(quick):
+    puzzles = hard_instances(quick)
+    for number, puzzle in enumerate(puzzles, 1):
+        progress(puzzle.name, number, len(puzzles))
         cp_ = solve(puzzle, engine="cp", count_only=True, time_limit=limit)
         bt = solve(puzzle, engine="backtrack", count_only=True, time_limit=limit)
         sat_limit = min(limit, max(60.0, 1.5 * cp_.seconds))

@@ -13,11 +13,9 @@ ratio is a bound, and the verdict says whether the bound already decides the hun
 from __future__ import annotations
 
 import os
-import sys
-import time
 from pathlib import Path
 
-from . import Table
+from . import Table, progress
 from .edge_matching import BENOIST, brute_force_nodes
 
 #: The searches set against the brute force: label, ``cpkit.solve`` options.  Shaving runs are
@@ -87,10 +85,8 @@ def paper_suite(quick: bool = False) -> list[Table]:
             f"not found in `{BENOIST}` (set `CPKIT_EM_BENCHMARKS`): nothing was measured"]])]
     rows = []
     tally = {label: {"yes": 0, "no": 0, "open": 0} for label, _ in CONFIGS}
-    start = time.perf_counter()
     for number, (label, path) in enumerate(files, 1):
-        print(f"em-paper: {label} ({number} of {len(files)}, "
-              f"{time.perf_counter() - start:.0f} s so far)", file=sys.stderr, flush=True)
+        progress(label, number, len(files))
         puzzle = read_edge_matching(path)
         bt = solve(puzzle, engine="backtrack", count_only=True, time_limit=limit)
         brute, brute_exact, source = brute_force_nodes(label, bt)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import Table
+from . import Table, progress
 from .tiling import _puzzle, c_reference, cold_jit_seconds, run_c_reference
 
 # FILA Table 1 (seed 000; polycube 2.0 on a 2.9 GHz i3, one thread): row -> (fits, no-fits,
@@ -73,6 +73,8 @@ SEED_TABLE_2 = [
 def _solve(name: str, engine: str, options: dict[str, Any], **more: Any):
     from ..search import solve
 
+    shown = ", ".join(f"{k}={v}" for k, v in {**options, **more}.items())
+    progress(f"{name}, {engine}{' ' + shown if shown else ''}")
     return solve(_puzzle(name), engine=engine, count_only=True, **options, **more)
 
 

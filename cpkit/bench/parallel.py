@@ -6,7 +6,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import Table
+from . import Table, progress
 from .tiling import INSTANCES, _puzzle
 
 
@@ -34,7 +34,9 @@ def parallel_suite(quick: bool = False) -> list[Table]:
         ["pentominoes_10x6.txt", "tetriscube.txt"]
     engines = ["auto"] if quick else ["auto", "dlx"]
     rows = []
-    for name, engine in [(n, e) for e in engines for n in names]:
+    plan = [(n, e) for e in engines for n in names]
+    for number, (name, engine) in enumerate(plan, 1):
+        progress(f"{name}, {engine}", number, len(plan))
         puzzle = _puzzle(name)
         prepare = splitter("tiling", engine)
         # The sequential search: the whole tree as one subproblem, in this process (the same

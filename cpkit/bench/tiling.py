@@ -9,7 +9,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import Table
+from . import Table, progress
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "instances" / "tiling"
@@ -68,7 +68,8 @@ def dlx_suite(quick: bool = False) -> list[Table]:
         ["pentominoes_10x6.txt", "somacube.txt"]
     binary = c_reference()
     rows = []
-    for name in names:
+    for number, name in enumerate(names, 1):
+        progress(name, number, len(names))
         puzzle = _puzzle(name)
         cover = puzzle.exact_cover()
         r = dlx.solve_tiling(puzzle, count_only=True)
@@ -139,7 +140,8 @@ def filters_suite(quick: bool = False) -> list[Table]:
     if quick:
         plan = [("pentominoes_20x3.txt", FILTER_CONFIGS[:3]), ("somacube.txt", FILTER_CONFIGS[:3])]
     rows = []
-    for name, configs in plan:
+    for number, (name, configs) in enumerate(plan, 1):
+        progress(name, number, len(plan))
         puzzle = _puzzle(name)
         for label, options in configs:
             r = solve(puzzle, engine="dlx", count_only=True, **options)

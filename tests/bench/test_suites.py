@@ -1,0 +1,49 @@
+"""``run_suite``: the tables go to standard output, the JSON file and the suite's own section of
+the markdown file; progress lines go to standard error only."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from cpkit import bench
+from cpkit.errors import InputError
+
+
+def two_boards(quick: bool = False) -> list[bench.Table]:
+    rows = []
+    for number, label in enumerate(["first", "second"], 1):
+        bench.progress(label, number, 2)
+        rows.append([label, number * 1000, quick])
+    bench.progress("summing up")
+    return [bench.Table("Two boards", ["board", "nodes", "quick"], rows, ["A note."])]
+
+
+@pytest.fixture
+def suite(monkeypatch):
+    monkeypatch.setitem(bench.SUITES, "two-boards", f"{__name__}:two_boards")
+    return "two-boards"
+
+
+def test_progress_goes_to_stderr_and_the_tables_everywhere_else(suite, capsys, tmp_path):
+    markdown = tmp_path / "benchmarks.md"
+    markdown.write_text("# Benchmarks\n\n<!-- bench:two-boards -->\nold\n<!-- /bench:two-boards "
+                        "-->\n\n## Observations\n\nkept\n")
+    bench.run_suite(suite, str(tmp_path / "r.json"), str(markdown), quick=True)
+    out, err = capsys.readouterr()
+    assert re.fullmatch(r"two-boards: first \(1 of 2, \d+ s so far\)\n"
+                        r"two-boards: second \(2 of 2, \d+ s so far\)\n"
+                        r"two-boards: summing up \(\d+ s so far\)\n", err)
+    assert "so far" not in out and "| second | 2,000 | yes |" in out
+    assert "`cpkit bench two-boards --quick`" in out
+    text = markdown.read_text()
+    assert "old" not in text and "| first | 1,000 | yes |" in text and text.endswith("kept\n")
+    figures = json.loads((tmp_path / "r.json").read_text())
+    assert figures["suite"] == suite and figures["tables"][0]["rows"][1] == ["second", 2000, True]
+
+
+def test_an_unknown_suite_names_the_ones_there_are():
+    with pytest.raises(InputError, match="unknown benchmark suite 'nope'; available: tiling-dlx"):
+        bench.run_suite("nope")
