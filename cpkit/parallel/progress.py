@@ -15,6 +15,8 @@ import sys
 import time
 from typing import TextIO
 
+from ..result import count_phrase
+
 REFRESH_SECONDS = 0.25
 BAR = 20
 
@@ -49,7 +51,7 @@ class Progress:
         elapsed = now - self.start
         rate = nodes / elapsed if elapsed > 0 else 0.0
         line = (f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
-                f"{solutions:,} solutions  {rate / 1e6:.2f} M nodes/s  "
+                f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s  "
                 f"left ~{_duration(self.time_left(done, nodes, rate))}")
         width = shutil.get_terminal_size((100, 20)).columns - 1
         self.stream.write("\r" + line[:width].ljust(width))
@@ -69,7 +71,17 @@ class Progress:
         scale = nodes / est_done if est_done > 0 and nodes > 0 else 1.0
         return est_pending * scale / rate
 
+    def clear(self) -> None:
+        """Blank the line (before other output on the terminal); the next update redraws it."""
+        if self.enabled and self._shown:
+            width = shutil.get_terminal_size((100, 20)).columns - 1
+            self.stream.write("\r" + " " * width + "\r")
+            self.stream.flush()
+            self._shown = False
+            self._last = 0.0
+
     def close(self) -> None:
         if self.enabled and self._shown:
             self.stream.write("\n")
             self.stream.flush()
+            self._shown = False

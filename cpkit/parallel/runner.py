@@ -178,12 +178,52 @@ def _in_process(tree, limit, time_limit, count_only, on_solution, max_stored) ->
     return _emit(result, on_solution)
 
 
-def _emit(result: Result, on_solution) -> Result:
+def _emit(result: Result, on_solution, given: int = 0) -> Result:
+    """Hand ``result``'s solutions to ``on_solution`` (all but the first ``given``, which it
+    already had) and keep none, as a sequential run that streams them."""
     if on_solution is not None:
-        for s in result.solutions:
+        for s in result.solutions[given:]:
             on_solution(s)
         result.solutions = []
     return result
+
+
+class InOrder:
+    """Hands a split run's solutions to ``on_solution`` while it runs, in the sequential order:
+    a subproblem's as soon as every subproblem before it has finished (with those found above
+    the split depth in their places), at most ``cap`` in all.  What it gave is a prefix of the
+    run's final, ordered solutions, so the end of the run gives only the rest."""
+
+    def __init__(self, frontier: Frontier, decode: Callable[[list[int]], Any],
+                 on_solution: Callable[[Any], None] | None, cap: int | None,
+                 before: Callable[[], None] = lambda: None):
+        self.shallow = _shallow_by_position(frontier)
+        self.n_paths = len(frontier.paths)
+        self.decode, self.on_solution, self.cap, self.before = decode, on_solution, cap, before
+        self.next = 0               # the first subproblem not yet given
+        self.shallow_given = -1     # the last position whose shallow solutions were given
+        self.given = 0
+
+    def advance(self, done: dict[int, Part]) -> None:
+        if self.on_solution is None:
+            return
+        while True:
+            if self.shallow_given < self.next:
+                self._give(self.shallow.get(self.next, ()))
+                self.shallow_given = self.next
+            if self.next >= self.n_paths or self.next not in done:
+                return
+            self._give(done[self.next].solutions)
+            self.next += 1
+
+    def _give(self, solutions) -> None:
+        room = len(solutions) if self.cap is None else min(len(solutions), self.cap - self.given)
+        if room <= 0:
+            return
+        self.before()
+        for s in list(solutions)[:room]:
+            self.on_solution(self.decode(s))
+        self.given += room
 
 
 class Coordinator:
@@ -277,6 +317,9 @@ class Coordinator:
             backend.submit(k, frontier.paths[k], spec)
         partial: dict[int, Part] = {}
         bar = Progress(len(frontier.paths), sizes, self.show_progress)
+        caps = [c for c in (self.max_stored, self.limit) if c is not None]
+        in_order = InOrder(frontier, self.tree.decode, self.on_solution if self.store else None,
+                           min(caps, default=None), bar.clear)
         last_save = time.perf_counter()
         reason = COMPLETE
 
@@ -289,6 +332,7 @@ class Coordinator:
         try:
             while len(done) < len(frontier.paths):
                 collect(backend.poll(POLL_SECONDS))
+                in_order.advance(done)
                 if partial and not signals.raised:
                     reason = self._why_partial(partial)
                     break
@@ -322,7 +366,7 @@ class Coordinator:
         seconds = split_seconds + (time.perf_counter() - start)
         started["plan_seconds"] = plan_seconds
         return self._merge(frontier, done, partial, reason, seconds, split_seconds, started,
-                           backend, ck)
+                           backend, ck, in_order.given)
 
     def _previous(self, ck: Checkpoint) -> float:
         if not hasattr(self, "_resumed_seconds"):
@@ -356,7 +400,8 @@ class Coordinator:
         return total >= self.limit
 
     def _merge(self, frontier: Frontier, done, partial, reason, seconds, split_seconds, started,
-               backend, ck) -> Result:
+               backend, ck, given: int = 0) -> Result:
+        """The run's result from its parts; ``given``: solutions already handed out in order."""
         total = Part()
         total.add(frontier.above)
         total.solutions = []
@@ -393,7 +438,7 @@ class Coordinator:
                                           max(per_worker.values(), default=0.0), 6),
             "plan_seconds": round(started["plan_seconds"], 6),
             "startup_seconds": round(started.get("startup_seconds", 0.0), 6)})
-        return _emit(result, self.on_solution)
+        return _emit(result, self.on_solution, given)
 
 
 def _shallow_by_position(frontier: Frontier) -> dict[int, list[list[int]]]:

@@ -31,3 +31,17 @@ def test_silent_when_disabled():
     bar.update({0}, 1, 1, force=True)
     bar.close()
     assert out.getvalue() == ""
+
+
+def test_clear_blanks_the_line_for_other_output_and_the_next_update_redraws_it():
+    out = io.StringIO()
+    bar = Progress(10, [1.0] * 10, enabled=True, stream=out)
+    bar.update({0}, 1, 10, force=True)
+    bar.clear()
+    blanked = out.getvalue()
+    assert blanked.endswith("\r") and blanked.rsplit("\r", 2)[-2].strip() == ""
+    bar.update({0, 1}, 2, 20)                     # not forced, and at once: drawn again
+    assert out.getvalue()[len(blanked):].startswith("\r[") and "2/10 subproblems" in out.getvalue()
+    bar.close()
+    bar.clear()                                   # nothing shown after close: nothing written
+    assert out.getvalue().endswith("\n")

@@ -9,6 +9,8 @@ import pytest
 
 import cpkit
 from cpkit.errors import CpkitError, InputError
+from cpkit.parallel.protocol import Frontier, Part
+from cpkit.parallel.runner import InOrder
 from cpkit.search import solve
 from tests.conftest import TILING
 
@@ -40,6 +42,38 @@ def test_solutions_come_in_the_sequential_order(tiling_instance):
     assert split.solutions == sequential.solutions
     first = cpkit.solve(puzzle, unique="rotation", workers=2, subproblems=40, limit=25)
     assert first.solutions == sequential.solutions[:25] and not first.complete
+
+
+def test_solutions_are_handed_out_in_order_as_their_subproblems_finish():
+    """``InOrder``: subproblem k's solutions (and those found above the split before it) go out
+    once subproblems 0..k are done, whatever order they finish in, at most ``cap``."""
+    frontier = Frontier(1, [[0], [1], [2]], Part(), [(0, [100]), (2, [102]), (3, [103])])
+    parts = {k: Part(solutions=[[k, 1], [k, 2]]) for k in range(3)}
+    given: list[list[int]] = []
+    cleared = []
+    stream = InOrder(frontier, list, given.append, None, lambda: cleared.append(1))
+    stream.advance({1: parts[1]})
+    assert given == [[100]]
+    stream.advance({1: parts[1], 2: parts[2]})
+    assert given == [[100]]
+    stream.advance(parts)
+    assert given == [[100], [0, 1], [0, 2], [1, 1], [1, 2], [102], [2, 1], [2, 2], [103]]
+    assert stream.given == len(given) and cleared
+    capped: list[list[int]] = []
+    stream = InOrder(frontier, list, capped.append, 2)
+    stream.advance(parts)
+    assert capped == [[100], [0, 1]] and stream.given == 2
+
+
+@pytest.mark.parametrize("options", [{}, {"limit": 30}, {"max_stored": 7}])
+def test_a_split_run_streams_its_solutions_in_the_sequential_order(tiling_instance, options):
+    puzzle = tiling_instance("somacube.txt")
+    sequential = solve(puzzle, unique="rotation")
+    seen = []
+    split = cpkit.solve(puzzle, unique="rotation", workers=2, subproblems=40,
+                        on_solution=seen.append, **options)
+    wanted = min(options.get("limit", 10 ** 9), options.get("max_stored", 10 ** 9))
+    assert seen == sequential.solutions[:wanted] and split.solutions == []
 
 
 @pytest.mark.parametrize("workers", [1, 2])
