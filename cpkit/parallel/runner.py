@@ -83,8 +83,9 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     puzzle file, see ``checkpoint.model_identity``).  ``subproblems``: how many to aim for
     (default: from a tree-size estimate).  ``progress``: draw the progress line on stderr.
     ``max_stored``: keep only the first solutions (the sequential order's), as many as that, in
-    ``Result.solutions`` and for ``on_solution`` (a split run keeps a subproblem's solutions
-    until the end to give them in that order; ``cpkit match --show N`` needs N, not millions).
+    ``Result.solutions`` and for ``on_solution`` (a split run holds a subproblem's solutions
+    until it and every subproblem before it have finished, to give them in that order;
+    ``cpkit match --show N`` needs N, not millions).
     """
     from ..search import AUTO, family_of
     from ..search import solve as sequential
