@@ -179,11 +179,11 @@ def _in_process(tree, limit, time_limit, count_only, on_solution, max_stored) ->
     return _emit(result, on_solution)
 
 
-def _emit(result: Result, on_solution, given: int = 0) -> Result:
-    """Hand ``result``'s solutions to ``on_solution`` (all but the first ``given``, which it
-    already had) and keep none, as a sequential run that streams them."""
+def _emit(result: Result, on_solution) -> Result:
+    """Hand ``result``'s solutions to ``on_solution`` and keep none, as a sequential run that
+    streams them."""
     if on_solution is not None:
-        for s in result.solutions[given:]:
+        for s in result.solutions:
             on_solution(s)
         result.solutions = []
     return result
@@ -192,8 +192,9 @@ def _emit(result: Result, on_solution, given: int = 0) -> Result:
 class InOrder:
     """Hands a split run's solutions to ``on_solution`` while it runs, in the sequential order:
     a subproblem's as soon as every subproblem before it has finished (with those found above
-    the split depth in their places), at most ``cap`` in all.  What it gave is a prefix of the
-    run's final, ordered solutions, so the end of the run gives only the rest."""
+    the split depth in their places), at most ``cap`` in all.  A subproblem's solutions are
+    dropped once given, so the coordinator holds only those that wait for an earlier
+    subproblem; ``rest`` lists what was not given, for the end of the run."""
 
     def __init__(self, frontier: Frontier, decode: Callable[[list[int]], Any],
                  on_solution: Callable[[Any], None] | None, cap: int | None,
@@ -205,8 +206,12 @@ class InOrder:
         self.shallow_given = -1     # the last position whose shallow solutions were given
         self.given = 0
 
+    @property
+    def active(self) -> bool:
+        return self.on_solution is not None
+
     def advance(self, done: dict[int, Part]) -> None:
-        if self.on_solution is None:
+        if not self.active:
             return
         while True:
             if self.shallow_given < self.next:
@@ -215,7 +220,19 @@ class InOrder:
             if self.next >= self.n_paths or self.next not in done:
                 return
             self._give(done[self.next].solutions)
+            done[self.next].solutions = []
             self.next += 1
+
+    def rest(self, parts: dict[int, Part]) -> list[list[int]]:
+        """The solutions not given yet, in the sequential order (``parts``: every subproblem
+        that came back, finished or not)."""
+        out: list[list[int]] = []
+        for k in range(self.next, self.n_paths + 1):
+            if k > self.shallow_given:
+                out.extend(self.shallow.get(k, ()))
+            if k in parts:
+                out.extend(parts[k].solutions)
+        return out
 
     def _give(self, solutions) -> None:
         room = len(solutions) if self.cap is None else min(len(solutions), self.cap - self.given)
@@ -367,7 +384,7 @@ class Coordinator:
         seconds = split_seconds + (time.perf_counter() - start)
         started["plan_seconds"] = plan_seconds
         return self._merge(frontier, done, partial, reason, seconds, split_seconds, started,
-                           backend, ck, in_order.given)
+                           backend, ck, in_order)
 
     def _previous(self, ck: Checkpoint) -> float:
         if not hasattr(self, "_resumed_seconds"):
@@ -401,8 +418,9 @@ class Coordinator:
         return total >= self.limit
 
     def _merge(self, frontier: Frontier, done, partial, reason, seconds, split_seconds, started,
-               backend, ck, given: int = 0) -> Result:
-        """The run's result from its parts; ``given``: solutions already handed out in order."""
+               backend, ck, in_order: InOrder | None = None) -> Result:
+        """The run's result from its parts; its solutions are those ``in_order`` did not hand
+        out during the run."""
         total = Part()
         total.add(frontier.above)
         total.solutions = []
@@ -413,11 +431,18 @@ class Coordinator:
         complete = len(done) == len(frontier.paths) and frontier.above.complete
         if complete:
             reason = COMPLETE
-        solutions = _ordered_solutions(frontier, parts) if self.store else []
+        streamed = in_order is not None and in_order.active
+        given = in_order.given if streamed else 0
+        if not self.store:
+            solutions = []
+        elif streamed:
+            solutions = in_order.rest(parts)
+        else:
+            solutions = _ordered_solutions(frontier, parts)
         if self.max_stored is not None:
-            solutions = solutions[:self.max_stored]
+            solutions = solutions[:max(0, self.max_stored - given)]
         if self.limit is not None:
-            solutions = solutions[:self.limit]
+            solutions = solutions[:max(0, self.limit - given)]
             total.count = min(total.count, self.limit)
             if total.count >= self.limit:
                 reason, complete = LIMIT, False
@@ -439,7 +464,7 @@ class Coordinator:
                                           max(per_worker.values(), default=0.0), 6),
             "plan_seconds": round(started["plan_seconds"], 6),
             "startup_seconds": round(started.get("startup_seconds", 0.0), 6)})
-        return _emit(result, self.on_solution, given)
+        return _emit(result, self.on_solution)
 
 
 def _shallow_by_position(frontier: Frontier) -> dict[int, list[list[int]]]:

@@ -46,22 +46,29 @@ def test_solutions_come_in_the_sequential_order(tiling_instance):
 
 def test_solutions_are_handed_out_in_order_as_their_subproblems_finish():
     """``InOrder``: subproblem k's solutions (and those found above the split before it) go out
-    once subproblems 0..k are done, whatever order they finish in, at most ``cap``."""
+    once subproblems 0..k are done, whatever order they finish in, at most ``cap``; what was
+    given is dropped, and ``rest`` is what was not, in order."""
     frontier = Frontier(1, [[0], [1], [2]], Part(), [(0, [100]), (2, [102]), (3, [103])])
-    parts = {k: Part(solutions=[[k, 1], [k, 2]]) for k in range(3)}
+
+    def parts():
+        return {k: Part(solutions=[[k, 1], [k, 2]]) for k in range(3)}
+
+    every = [[100], [0, 1], [0, 2], [1, 1], [1, 2], [102], [2, 1], [2, 2], [103]]
     given: list[list[int]] = []
     cleared = []
+    done = parts()
     stream = InOrder(frontier, list, given.append, None, lambda: cleared.append(1))
-    stream.advance({1: parts[1]})
-    assert given == [[100]]
-    stream.advance({1: parts[1], 2: parts[2]})
-    assert given == [[100]]
-    stream.advance(parts)
-    assert given == [[100], [0, 1], [0, 2], [1, 1], [1, 2], [102], [2, 1], [2, 2], [103]]
-    assert stream.given == len(given) and cleared
+    stream.advance({1: done[1]})
+    assert given == [[100]] and stream.rest({1: done[1]}) == every[3:5] + [[102], [103]]
+    stream.advance({0: done[0], 1: done[1]})
+    assert given == every[:6] and stream.rest(done) == every[6:]
+    assert done[0].solutions == done[1].solutions == []
+    stream.advance(done)
+    assert given == every and stream.given == len(every) and cleared
+    assert stream.rest(done) == []
     capped: list[list[int]] = []
     stream = InOrder(frontier, list, capped.append, 2)
-    stream.advance(parts)
+    stream.advance(parts())
     assert capped == [[100], [0, 1]] and stream.given == 2
 
 
