@@ -23,7 +23,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import InputError
-from ..io.text import whole_number
+from ..search.edge_matching import shave_setting
 from .protocol import Frontier, Part, Path
 
 FORMAT = "cpkit-checkpoint"
@@ -42,10 +42,11 @@ def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
     shaving limit given as text ("2": the API takes it so, and ``cpkit match`` recorded it so
     before 2026-11-25) as the number it stands for."""
     canonical = json.loads(json.dumps(options, sort_keys=True, default=str))
-    shave = canonical.get("shave")
-    if isinstance(shave, str):
-        number = whole_number(shave.strip())
-        canonical["shave"] = shave.strip().lower() if number is None else number
+    if "shave" in canonical:
+        try:
+            canonical["shave"] = shave_setting(canonical["shave"])
+        except InputError:
+            pass                    # not a limit: left as written, the comparison names it
     return canonical
 
 

@@ -239,7 +239,7 @@ class InOrder:
         if room <= 0:
             return
         self.before()
-        for s in list(solutions)[:room]:
+        for s in solutions[:room]:
             self.on_solution(self.decode(s))
         self.given += room
 
