@@ -3,9 +3,9 @@
 ``run`` is what ``cpkit.solve(..., workers=...)`` and the CLI's ``--workers`` / ``--scheduler``
 / ``--checkpoint`` / ``--resume`` call.  It decides whether a split run is worth it, prepares the
 model once here (the frontier search runs in this process while the workers start), estimates
-each subproblem's size so the largest go first, and merges the figures of every part in the
-depth-first order of the subproblems, so that counts, statistics and the order of solutions are
-those of the sequential run.
+each subproblem's size so the largest go first (the first, when solutions are printed as the run
+goes), and merges the figures of every part in the depth-first order of the subproblems, so that
+counts, statistics and the order of solutions are those of the sequential run.
 """
 
 from __future__ import annotations
@@ -293,6 +293,15 @@ class Coordinator:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier)
         return frontier, ck, time.time() - began
 
+    def _cap(self) -> int | None:
+        """How many solutions the run hands out at most (None: all)."""
+        caps = [c for c in (self.max_stored, self.limit) if c is not None]
+        return min(caps, default=None)
+
+    def _streams(self) -> bool:
+        """Whether solutions go to ``on_solution`` while the run goes (``InOrder``)."""
+        return self.store and self.on_solution is not None and self._cap() != 0
+
     def run(self, signals: StopSignals) -> Result:
         backend = self._backend(signals)
         try:
@@ -304,7 +313,9 @@ class Coordinator:
     def _run(self, backend, signals: StopSignals) -> Result:
         # While the workers start: split, and (for the progress line) estimate each
         # subproblem's size.  Depth-first order balances well already (docs/architecture.md);
-        # with estimates at hand, the largest go first.
+        # with estimates at hand, the largest go first, unless solutions are being handed out
+        # as the run goes: those wait for every subproblem before them, so the first ones go
+        # first.
         split_start = time.perf_counter()
         frontier, ck, searched = self._split(backend.workers, signals)
         if not frontier.above.complete:         # a Ctrl-C or the time limit during the split
@@ -318,7 +329,8 @@ class Coordinator:
         if self.show_progress:
             sizes = plan.subproblem_sizes(self.tree, frontier.paths,
                                           seconds=plan.planning_budget(self.time_limit))
-            pending.sort(key=lambda k: -sizes[k])
+            if not self._streams():
+                pending.sort(key=lambda k: -sizes[k])
         plan_seconds = time.perf_counter() - split_start
         # The frontier search is part of the search; the rest of the planning is start-up.
         split_seconds = frontier.above.seconds if ck is None or self.resume_file is None else 0.0
@@ -335,9 +347,8 @@ class Coordinator:
             backend.submit(k, frontier.paths[k], spec)
         partial: dict[int, Part] = {}
         bar = Progress(len(frontier.paths), sizes, self.show_progress)
-        caps = [c for c in (self.max_stored, self.limit) if c is not None]
         in_order = InOrder(frontier, self.tree.decode, self.on_solution if self.store else None,
-                           min(caps, default=None), bar.clear)
+                           self._cap(), bar.clear)
         last_save = time.perf_counter()
         reason = COMPLETE
 
