@@ -43,20 +43,21 @@ def paper_files(names: list[str] | None = None) -> list[tuple[str, Path]]:
     return [(label, path) for _, label, path in sorted(found)]
 
 
-def ratio_bound(brute: int, brute_exact: bool, nodes: int, nodes_exact: bool,
-                factor: int = FACTOR) -> tuple[str, str]:
+def ratio_bound(brute: float, brute_exact: bool, nodes: float, nodes_exact: bool,
+                factor: float = FACTOR, digits: int = 1) -> tuple[str, str]:
     """``brute / nodes`` as text, and whether it is at least ``factor``: "yes", "no" or "open".
 
     A search that hit its limit gives a lower bound on its nodes, so the ratio is a lower bound
     when the brute force stopped early, an upper bound when the other search did, and unknown
-    when both did.  A complete search with no branching node at all beats any factor.
+    when both did.  A complete search with no branching node at all beats any factor.  The
+    same holds for times (``em-speed``): a run that hit its limit took at least that long.
     """
     if not nodes_exact and not brute_exact:
         return "", "open"
     if nodes == 0:
         return ("inf", "yes") if nodes_exact else ("", "open")
     value = brute / nodes
-    text = f"{value:,.1f}"
+    text = f"{value:,.{digits}f}"
     if brute_exact and nodes_exact:
         return text, "yes" if value >= factor else "no"
     if nodes_exact:  # the brute force stopped early: at least this much
@@ -74,15 +75,25 @@ def solutions_text(label: str, results) -> str:
     return f">= {max(r.count for r in results):,}"
 
 
+def limit_and_files(quick: bool) -> tuple[float, list[tuple[str, Path]]]:
+    """Each search's time limit (``CPKIT_BENCH_EM_SECONDS``) and the instances to run."""
+    limit = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 5 if quick else 60))
+    return limit, paper_files(QUICK if quick else None)
+
+
+def missing() -> list[Table]:
+    """What a suite reports when the paper's instances are not there."""
+    return [Table("The paper's instances", ["note"], [[
+        f"not found in `{BENOIST}` (set `CPKIT_EM_BENCHMARKS`): nothing was measured"]])]
+
+
 def paper_suite(quick: bool = False) -> list[Table]:
     from ..api import solve
     from ..io.edge_matching import read_edge_matching
 
-    limit = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 5 if quick else 60))
-    files = paper_files(QUICK if quick else None)
+    limit, files = limit_and_files(quick)
     if not files:
-        return [Table("The paper's instances", ["note"], [[
-            f"not found in `{BENOIST}` (set `CPKIT_EM_BENCHMARKS`): nothing was measured"]])]
+        return missing()
     rows = []
     tally = {label: {"yes": 0, "no": 0, "open": 0} for label, _ in CONFIGS}
     for number, (label, path) in enumerate(files, 1):
