@@ -3,7 +3,7 @@ core each: the ColorPair CP engine (``cpkit match``'s default), the compiled edg
 engine, and that engine with shaving on the cells of at most two orientations.
 
 ``em-paper`` counts nodes, and nodes are not time: the CP engine makes a node in well under a
-microsecond, the edge-filtering engine in tens of microseconds, so the fewest nodes need not be
+microsecond, the edge-filtering engine in 5 to 35 microseconds, so the fewest nodes need not be
 the fastest run.  This suite asks the user's question, "which engine should I run?", in
 seconds of search (JIT compilation apart) under one time limit.  A run that hit the limit gives
 a lower bound on its time, so a ratio of two times is a bound when one of them did.
