@@ -32,7 +32,7 @@ def fastest(times: list[tuple[str, float, bool]]) -> str:
 
 
 def geometric_mean(values: list[float]) -> float | None:
-    values = [v for v in values if v > 0]
+    """Of positive ``values``; None for none."""
     return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
 
@@ -68,7 +68,8 @@ def speed_suite(quick: bool = False) -> list[Table]:
                                         runs[label].complete, factor=1, digits=2)
             cells.append(text)
             tally[label][verdict] += 1
-            if base.complete and runs[label].complete:
+            if base.complete and runs[label].complete and min(base.seconds,
+                                                              runs[label].seconds) > 0:
                 tally[label]["ratios"].append(base.seconds / runs[label].seconds)
         rows.append([name, f"{puzzle.width}x{puzzle.height}", path.name.split(".")[1],
                      solutions_text(name, list(runs.values()))] + cells + [winner])

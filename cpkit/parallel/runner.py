@@ -450,10 +450,10 @@ class Coordinator:
             solutions = in_order.rest(parts)
         else:
             solutions = _ordered_solutions(frontier, parts)
-        if self.max_stored is not None:
-            solutions = solutions[:max(0, self.max_stored - given)]
+        cap = self._cap()
+        if cap is not None:
+            solutions = solutions[:max(0, cap - given)]
         if self.limit is not None:
-            solutions = solutions[:max(0, self.limit - given)]
             total.count = min(total.count, self.limit)
             if total.count >= self.limit:
                 reason, complete = LIMIT, False
