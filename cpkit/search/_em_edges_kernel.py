@@ -13,9 +13,10 @@ model whole (``_alldifferent``: a matching kept from call to call, Tarjan's comp
   frame sides.  ``sup[(cell * 4 + side) * V + colour]`` counts the orientations of the domain
   showing that colour on that side (AC-4's support counters).
 - **Edges.**  ``mask[e]`` holds the colours edge ``e`` between two cells can still take, one
-  bit per colour (so at most 64 colours).  When a side's count of a colour drops to zero the
-  colour leaves the edge, and the cells on both sides lose every orientation showing it there;
-  those removals can empty more counters, and so on.  Work is proportional to what is removed.
+  bit per colour (so at most 64 colours; ``em_edges`` renumbers the shown ones densely).  When
+  a side's count of a colour drops to zero the colour leaves the edge, and the cells on both
+  sides lose every orientation showing it there; those removals can empty more counters, and so
+  on.  Work is proportional to what is removed.
 - **Placement** reduces the cell's domain to one orientation and removes the tile's
   orientations from every other cell of the same frame type (a tile fits one type only).  A
   domain left empty is a failure; a cell left with one orientation is placed (``propagated``).

@@ -48,11 +48,21 @@ MAX_COLOURS = 64
 MAX_DOMAIN_FLAGS = 1 << 25
 
 
+def dense_colours(ori_col: np.ndarray) -> tuple[np.ndarray, int]:
+    """The colours the tiles show renumbered 0, 1, 2, ... in their order (grey stays 0), and
+    how many there are.  A file may declare colours no tile shows; only the shown ones need a
+    bit of an edge's word, and keeping their order keeps every tie-break, so the nodes."""
+    shown = np.union1d([0], ori_col)
+    return np.searchsorted(shown, ori_col).astype(np.int32), len(shown)
+
+
 def check_fits(a: BoardArrays) -> None:
     """One-line errors for puzzles this engine's representation cannot hold."""
-    if a.n_values > MAX_COLOURS:
+    n_values = dense_colours(a.ori_col)[1]
+    if n_values > MAX_COLOURS:
         raise InputError(f"the edges engine keeps an edge's colours in one 64-bit word: at "
-                         f"most {MAX_COLOURS} colours with grey, this puzzle has {a.n_values}")
+                         f"most {MAX_COLOURS} colours with grey, this puzzle's tiles show "
+                         f"{n_values}")
     flags = a.n_cells * a.n_orientations
     if flags > MAX_DOMAIN_FLAGS:
         raise InputError(f"the edges engine keeps a flag per cell and orientation: at most "
@@ -79,7 +89,8 @@ class EdgesSearch(BufferedSearch):
         a = puzzle.arrays
         check_fits(a)
         n = a.n_cells
-        self.m = K.model_arrays(a.nbr, a.ori_tile, a.ori_col, a.tile_ori_start, a.n_values)
+        ori_col, n_values = dense_colours(a.ori_col)
+        self.m = K.model_arrays(a.nbr, a.ori_tile, ori_col, a.tile_ori_start, n_values)
         n_ori = a.n_orientations
         n_edges = int(self.m[K.M_N_EDGES])
         self.dom, self.size, self.sup = K.initial_domains(self.m)
@@ -88,11 +99,11 @@ class EdgesSearch(BufferedSearch):
         self.roots = np.array([v for pair in zip(cells, oris) for v in pair], dtype=np.int32)
         self.placed = np.full(n, -1, dtype=np.int32)
         self.used = np.zeros(a.n_tiles, dtype=np.uint8)
-        self.mask = np.full(max(n_edges, 1), (1 << a.n_values) - 1, dtype=np.uint64)
+        self.mask = np.full(max(n_edges, 1), (1 << n_values) - 1, dtype=np.uint64)
         # Along a path an orientation leaves a domain once, a colour an edge once, a cell is
         # placed once: the trail and the event stack never overflow.
-        self.trail = np.zeros(n * n_ori + n_edges * a.n_values + n + 8, dtype=np.int64)
-        self.events = np.zeros(n_edges * a.n_values + 8, dtype=np.int64)
+        self.trail = np.zeros(n * n_ori + n_edges * n_values + n + 8, dtype=np.int64)
+        self.events = np.zeros(n_edges * n_values + 8, dtype=np.int64)
         self.cand_stride = int(np.diff(self.m[self.m[K.M_CLS_START]:][:17]).max())
         self.lv = np.zeros((n + 1) * K.LV_STRIDE, dtype=np.int64)
         self.cand = np.zeros((n + 1) * self.cand_stride, dtype=np.int32)

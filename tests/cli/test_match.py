@@ -196,10 +196,25 @@ def test_the_cp_engine_refuses_a_board_whose_pair_sets_would_not_fit(capsys, tmp
 
 
 def test_the_edges_engine_refuses_more_colours_than_a_word_holds(capsys, tmp_path):
+    # 74 colours declared, 73 shown (grey included) on this 12 x 12 board.
+    wide = tmp_path / "wide.txt"
+    assert run(capsys, "generate", "edge-matching", "--size", "12", "--border-colors", "4",
+               "--inner-colors", "70", "--seed", "1", "--output", wide)[0] == 0
+    one_line_error(capsys, "match", wide, "--engine", "edges",
+                   match="at most 64 colours with grey, this puzzle's tiles show 73")
+
+
+def test_the_edges_engine_needs_a_bit_only_for_the_colours_the_tiles_show(capsys, tmp_path):
+    # 74 colours declared, 63 shown on this 9 x 9 board: it used to be refused.
     wide = tmp_path / "wide.txt"
     assert run(capsys, "generate", "edge-matching", "--size", "9", "--border-colors", "4",
                "--inner-colors", "70", "--seed", "1", "--output", wide)[0] == 0
-    one_line_error(capsys, "match", wide, "--engine", "edges", match="at most 64 colours")
+    counts = []
+    for engine in ("edges", "backtrack"):
+        code, out, _ = run(capsys, "match", wide, "--engine", engine, "--json", "--workers", "1")
+        assert code == 0
+        counts.append(json.loads(out.splitlines()[-1])["solutions"])
+    assert counts[0] == counts[1] > 0
 
 
 def test_the_edges_engine_refuses_boards_whose_domains_would_not_fit(capsys, tmp_path):

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from cpkit.io.edge_matching import read_edge_matching
+from cpkit.models.edge_matching import EdgeMatchingPuzzle
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.search import solve
@@ -135,6 +136,21 @@ def test_the_tile_rules_cut_nodes():
     with_rules = solve(puzzle, engine="edges", count_only=True, branching="min-domain")
     assert without.count == with_rules.count
     assert with_rules.stats.nodes * 10 < without.stats.nodes
+
+
+def test_colours_the_tiles_do_not_show_change_nothing():
+    # Spread the colours out (order kept) so that the puzzle declares 70, most unused (the
+    # engine used to refuse more than 64): it renumbers the shown ones densely, so it makes the
+    # same nodes and solutions.
+    puzzle = generate(5, border_colours=3, inner_colours=4, seed=50)
+    spread = EdgeMatchingPuzzle([tuple(10 * c for c in t) for t in puzzle.tiles], 5,
+                                n_colours=10 * puzzle.n_colours)
+    ours, theirs = (solve(p, engine="edges", shave=2) for p in (puzzle, spread))
+    assert ours.count == theirs.count > 0
+    assert ours.solutions == theirs.solutions
+    assert ours.stats.nodes == theirs.stats.nodes
+    counted = ("propagated", "fails", "shave_trials", "shave_removed")
+    assert [ours.stats.extra[k] for k in counted] == [theirs.stats.extra[k] for k in counted]
 
 
 def _assert_counters_match_domains(search: EdgesSearch) -> None:
