@@ -35,6 +35,14 @@ def one_line_error(capsys, *args, match: str) -> str:
     return lines[0]
 
 
+def generated(capsys, tmp_path: Path, size: int, border: int, inner: int) -> Path:
+    """A board written by ``cpkit generate edge-matching`` (seed 1) into ``tmp_path``."""
+    board = tmp_path / f"gen_{size}_b{border}i{inner}.txt"
+    assert run(capsys, "generate", "edge-matching", "--size", size, "--border-colors", border,
+               "--inner-colors", inner, "--seed", "1", "--output", board)[0] == 0
+    return board
+
+
 @pytest.mark.parametrize("engine", ["cp", "backtrack", "cpsat", "alldiff", "edges"])
 def test_json_summary_is_the_last_line(capsys, engine):
     status, out, _ = run(capsys, "match", SMALL, "--engine", engine, "--count-only", "--json")
@@ -178,9 +186,7 @@ def test_a_checkpoint_resumes_with_the_default_shaving_given_explicitly(capsys, 
 
 
 def test_the_python_model_refuses_boards_beyond_its_depth(capsys, tmp_path):
-    big = tmp_path / "big.txt"
-    assert run(capsys, "generate", "edge-matching", "--size", "17", "--border-colors", "5",
-               "--inner-colors", "17", "--seed", "1", "--output", big)[0] == 0
+    big = generated(capsys, tmp_path, 17, 5, 17)
     one_line_error(capsys, "match", big, "--engine", "alldiff", match="at most 256 cells")
 
 
@@ -188,27 +194,21 @@ def test_the_python_model_refuses_boards_beyond_its_depth(capsys, tmp_path):
 def test_the_cp_engine_refuses_a_board_whose_pair_sets_would_not_fit(capsys, tmp_path, workers):
     # 32 x 32 of 220 colours: 97,682 pairs, each with a set over the tiles and one over the
     # cells; the run took 2.1 GB before, 64 x 64 8 GB.
-    big = tmp_path / "big.txt"
-    assert run(capsys, "generate", "edge-matching", "--size", "32", "--border-colors", "20",
-               "--inner-colors", "200", "--seed", "1", "--output", big)[0] == 0
+    big = generated(capsys, tmp_path, 32, 20, 200)
     one_line_error(capsys, "match", big, "--first", "--workers", workers,
                    match="1.5 GiB for this 32 x 32 board (at most 1 GiB)")
 
 
 def test_the_edges_engine_refuses_more_colours_than_a_word_holds(capsys, tmp_path):
     # 74 colours declared, 73 shown (grey included) on this 12 x 12 board.
-    wide = tmp_path / "wide.txt"
-    assert run(capsys, "generate", "edge-matching", "--size", "12", "--border-colors", "4",
-               "--inner-colors", "70", "--seed", "1", "--output", wide)[0] == 0
+    wide = generated(capsys, tmp_path, 12, 4, 70)
     one_line_error(capsys, "match", wide, "--engine", "edges",
                    match="at most 64 colours with grey, this puzzle's tiles show 73")
 
 
 def test_the_edges_engine_needs_a_bit_only_for_the_colours_the_tiles_show(capsys, tmp_path):
     # 74 colours declared, 63 shown on this 9 x 9 board: it used to be refused.
-    wide = tmp_path / "wide.txt"
-    assert run(capsys, "generate", "edge-matching", "--size", "9", "--border-colors", "4",
-               "--inner-colors", "70", "--seed", "1", "--output", wide)[0] == 0
+    wide = generated(capsys, tmp_path, 9, 4, 70)
     counts = []
     for engine in ("edges", "backtrack"):
         code, out, _ = run(capsys, "match", wide, "--engine", engine, "--json", "--workers", "1")
@@ -218,9 +218,7 @@ def test_the_edges_engine_needs_a_bit_only_for_the_colours_the_tiles_show(capsys
 
 
 def test_the_edges_engine_refuses_boards_whose_domains_would_not_fit(capsys, tmp_path):
-    huge = tmp_path / "huge.txt"
-    assert run(capsys, "generate", "edge-matching", "--size", "58", "--border-colors", "8",
-               "--inner-colors", "40", "--seed", "1", "--output", huge)[0] == 0
+    huge = generated(capsys, tmp_path, 58, 8, 40)
     one_line_error(capsys, "match", huge, "--engine", "edges",
                    match="keeps a flag per cell and orientation")
 
@@ -251,9 +249,7 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     """16 x 16 with two colours a palette: Knuth's estimate of the tree passes the float range
     (it once ended the default two-worker run in a traceback); the estimate says so in JSON's
     terms and the run splits as finely as it can."""
-    board = tmp_path / "g16.txt"
-    run(capsys, "generate", "edge-matching", "--size", "16", "--border-colors", "2",
-        "--inner-colors", "2", "--seed", "1", "-o", board)
+    board = generated(capsys, tmp_path, 16, 2, 2)
     status, out, _ = run(capsys, "match", board, "--monte-carlo", "2", "--json")
     estimate = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and estimate["estimated_nodes"] is None
@@ -269,9 +265,7 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
 def test_render_after_a_run_that_found_nothing_does_not_search_again(capsys, tmp_path):
     """A 16 x 16 board with Eternity II's palettes has no solution in a second; ``--render``
     once searched it again for one, without the time limit: for ever."""
-    board, drawn = tmp_path / "e16.txt", tmp_path / "first.png"
-    run(capsys, "generate", "edge-matching", "--size", "16", "--border-colors", "5",
-        "--inner-colors", "17", "--seed", "1", "-o", board)
+    board, drawn = generated(capsys, tmp_path, 16, 5, 17), tmp_path / "first.png"
     proc = subprocess.run([sys.executable, "-m", "cpkit", "match", str(board), "--workers", "1",
                            "--time-limit", "1", "--render", str(drawn), "--json"],
                           capture_output=True, text=True, timeout=120)
