@@ -59,6 +59,9 @@ class Result:
     stats: Stats = field(default_factory=Stats)
     options: dict[str, Any] = field(default_factory=dict)
     name: str = ""
+    #: The deepest partial solution searched (edge matching: a ``BoardSolution`` with empty
+    #: cells), for runs that stop without one; None where the engine does not keep it.
+    partial: Any = None
 
     def summary(self) -> dict[str, Any]:
         """The JSON object of the CLI contract (DESIGN.md, "CLI contract")."""
@@ -127,13 +130,16 @@ def verify_tiling(puzzle, tiling) -> list[str]:
     return problems
 
 
-def verify_board(puzzle, solution) -> list[str]:
+def verify_board(puzzle, solution, partial: bool = False) -> list[str]:
     """Problems with ``solution`` (a ``BoardSolution``) as a solution of an edge-matching
     ``puzzle``; an empty list means it is valid.
 
     Checked from the tiles alone: every cell holds a tile, every tile is used exactly once, every
     edge between two cells shows one colour on both sides, every side on the frame is grey (and
     no grey inside), and every hint's cell shows the hinted tile in the hinted orientation.
+    With ``partial`` (a partial board, tile -1 on its empty cells) the same holds of the cells
+    filled: no tile twice, the edges between two filled cells match, hinted cells hold their
+    hint or nothing.
     """
     from collections import Counter
 
@@ -144,15 +150,19 @@ def verify_board(puzzle, solution) -> list[str]:
     if (solution.width, solution.height) != (puzzle.width, puzzle.height) or \
             len(solution.tiles) != n or len(solution.rotations) != n:
         return [f"the solution is not a {puzzle.width} x {puzzle.height} board"]
-    if any(not 0 <= t < puzzle.n_tiles for t in solution.tiles) or \
+    lowest = -1 if partial else 0
+    if any(not lowest <= t < puzzle.n_tiles for t in solution.tiles) or \
             any(not 0 <= r <= 3 for r in solution.rotations):
         return ["a cell holds no tile or an invalid rotation"]
     used = Counter(solution.tiles)
     for tile in range(puzzle.n_tiles):
-        if used[tile] != 1:
+        if used[tile] > 1 or (used[tile] == 0 and not partial):
             problems.append(f"tile {tile + 1} is used {used[tile]} times")
-    shown = [rotate(puzzle.tiles[t], r) for t, r in zip(solution.tiles, solution.rotations)]
+    shown = [rotate(puzzle.tiles[t], r) if t >= 0 else None
+             for t, r in zip(solution.tiles, solution.rotations)]
     for cell in range(n):
+        if shown[cell] is None:
+            continue
         x, y = puzzle.xy(cell)
         for side in range(4):
             other = puzzle.neighbour(cell, side)
@@ -164,11 +174,14 @@ def verify_board(puzzle, solution) -> list[str]:
             elif colour == GREY:
                 problems.append(f"({x}, {y}) shows grey inside the board on its "
                                 f"{SIDE_NAMES[side]} side")
-            elif side in (0, 1) and shown[other][side + 2] != colour:
+            elif side in (0, 1) and shown[other] is not None and \
+                    shown[other][side + 2] != colour:
                 problems.append(f"({x}, {y}) and {puzzle.xy(other)} do not match "
                                 f"({colour} against {shown[other][side + 2]})")
     for hint in puzzle.hints:
         cell = puzzle.cell(hint.x, hint.y)
+        if shown[cell] is None:
+            continue
         if solution.tiles[cell] != hint.tile or \
                 shown[cell] != rotate(puzzle.tiles[hint.tile], hint.rotation):
             problems.append(f"hint on ({hint.x}, {hint.y}) not respected")

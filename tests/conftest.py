@@ -29,6 +29,22 @@ def em_instance():
     return load
 
 
+def unsolvable_board():
+    """A generated 5 x 5 board with one colour moved from the first inner tile to the second
+    and one of the second's to the first (every colour count stays even): it has no solution,
+    so a search's deepest node is a partial board (the brute force fills 22 cells at most)."""
+    from cpkit.models.edge_matching import EdgeMatchingPuzzle
+    from cpkit.models.em_generator import generate
+
+    planted = generate(5, border_colours=3, inner_colours=4, seed=4)
+    tiles = [list(t) for t in planted.tiles]
+    a, b = [k for k, t in enumerate(tiles) if 0 not in t][:2]
+    moved = tiles[a][0]
+    side = next(s for s in range(4) if tiles[b][s] != moved)
+    tiles[a][0], tiles[b][side] = tiles[b][side], moved
+    return EdgeMatchingPuzzle(tiles, 5, n_colours=planted.n_colours, name="unsolvable_5")
+
+
 from hypothesis import settings  # noqa: E402
 
 # Deterministic examples (the same cases on every run and in CI) and no per-example deadline:

@@ -175,8 +175,14 @@ def run(args) -> int:
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
     extra = result.stats.extra
     propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""
-    text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}; engine "
-            f"{result.engine}, {result.stats.nodes:,} nodes{propagated}, search "
+    deepest = ""
+    if result.count == 0 and result.partial is not None:
+        deepest = f", deepest {result.partial.filled} of {puzzle.n_cells} cells"
+        if show != 0:
+            print(f"deepest partial board ({result.partial.filled} of {puzzle.n_cells} cells):\n"
+                  f"{format_board(puzzle, result.partial, args.colours)}\n", flush=True)
+    text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}{deepest}; "
+            f"engine {result.engine}, {result.stats.nodes:,} nodes{propagated}, search "
             f"{result.seconds:.3f} s ({extra.get('nodes_per_s', 0):,} nodes/s), jit "
             f"{result.jit_seconds:.2f} s")
     return finish(result, args.json, text)

@@ -217,13 +217,16 @@ def write_native(puzzle: EdgeMatchingPuzzle, out: str | Path | TextIO) -> None:
 
 def format_board(puzzle: EdgeMatchingPuzzle, solution, colours: bool = False) -> str:
     """A solution as a grid, top row first: ``tile/rotation`` per cell (tiles from 1, as in the
-    files); with ``colours``, each cell as ``north east south west`` instead."""
+    files); with ``colours``, each cell as ``north east south west`` instead.  The empty cells
+    of a partial board show ``.``."""
     rows = []
     for y in range(puzzle.height - 1, -1, -1):
         cells = []
         for x in range(puzzle.width):
             tile, rot = solution.at(x, y)
-            if colours:
+            if tile < 0:
+                cells.append(".")
+            elif colours:
                 shown = [puzzle.tiles[tile][(s + rot) % 4] for s in range(4)]
                 cells.append(".".join(str(c) for c in shown))
             else:

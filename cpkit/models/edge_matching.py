@@ -69,12 +69,17 @@ class Hint:
 @dataclass(frozen=True)
 class BoardSolution:
     """A filled board: the tile (0-based) and rotation on every cell, cells numbered
-    ``y * width + x`` from the bottom-left corner."""
+    ``y * width + x`` from the bottom-left corner.  A partial board (the deepest node of a
+    search that found no solution) has tile -1 on its empty cells."""
 
     width: int
     height: int
     tiles: tuple[int, ...]
     rotations: tuple[int, ...]
+
+    @property
+    def filled(self) -> int:
+        return sum(t >= 0 for t in self.tiles)
 
     def at(self, x: int, y: int) -> tuple[int, int]:
         cell = y * self.width + x
@@ -307,11 +312,14 @@ class EdgeMatchingPuzzle:
         return compile_board(self)
 
     def solution_from_orientations(self, orientation_of_cell: Sequence[int]) -> BoardSolution:
-        """A ``BoardSolution`` from the orientation number placed on every cell."""
+        """A ``BoardSolution`` from the orientation number placed on every cell (-1: empty)."""
         a = self.arrays
         ori = np.asarray(orientation_of_cell, dtype=np.int64)
-        return BoardSolution(self.width, self.height, tuple(int(t) for t in a.ori_tile[ori]),
-                             tuple(int(r) for r in a.ori_rot[ori]))
+        empty = ori < 0
+        ori = np.where(empty, 0, ori)
+        return BoardSolution(self.width, self.height,
+                             tuple(-1 if e else int(t) for e, t in zip(empty, a.ori_tile[ori])),
+                             tuple(0 if e else int(r) for e, r in zip(empty, a.ori_rot[ori])))
 
     def board_colours(self, solution: BoardSolution) -> np.ndarray:
         """The colours ``solution`` shows, as an int array ``[height, width, 4]`` (north, east,

@@ -87,11 +87,12 @@ class Checkpoint:
         return [k for k in range(len(self.paths)) if k not in self.done]
 
     def to_json(self) -> dict[str, Any]:
+        best = max([self.above, *self.done.values()], key=lambda p: p.deepest)
         return {"format": FORMAT, "version": VERSION, "model": self.model,
                 "options": self.options, "seconds": round(self.seconds, 3),
                 "split": {"depth": self.depth, "paths": self.paths},
-                "above": self.above.to_json(),
-                "done": {str(k): p.to_json() for k, p in sorted(self.done.items())},
+                "above": self.above.to_json(self.above is best),
+                "done": {str(k): p.to_json(p is best) for k, p in sorted(self.done.items())},
                 "pending": self.pending}
 
     def save(self, path: str | os.PathLike) -> None:

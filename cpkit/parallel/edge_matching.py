@@ -129,10 +129,14 @@ class EdgeMatchingTree:
                         extra[name] = extra.get(name, 0) + int(v)
                 else:
                     extra[key] = extra.get(key, 0) + int(value)
-        return Part(count=count, found=sum(s.solutions for s in searches),
+        part = Part(count=count, found=sum(s.solutions for s in searches),
                     nodes=sum(s.nodes for s in searches), extra=extra, complete=complete,
                     seconds=seconds, solutions=solutions,
                     cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
+        best = max(searches, key=lambda s: s.deepest, default=None)
+        if best is not None and best.deepest > 0:
+            part.deepest, part.deepest_row = best.deepest, [int(o) for o in best.deepest_row()]
+        return part
 
     def decode(self, solution: list[int]):
         return self.puzzle.solution_from_orientations(solution)
@@ -237,6 +241,11 @@ class EdgeMatchingTree:
                         self.jit_seconds + jit_seconds, [self.decode(s) for s in solutions],
                         Stats(nodes=total.nodes, extra=extra), options, self.puzzle.name)
         result.stats.extra["nodes_per_s"] = round(total.nodes / seconds) if seconds > 0 else 0
+        result.stats.extra["deepest"] = total.deepest
+        row, a = total.deepest_row, self.puzzle.arrays
+        if total.deepest > 0 and len(row) == a.n_cells and \
+                all(-1 <= o < a.n_orientations for o in row):    # checkpoints can be edited
+            result.partial = self.decode(row)
         return result
 
 

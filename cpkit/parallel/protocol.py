@@ -31,7 +31,10 @@ class Part:
     ``fits`` is indexed by depth (the engine's levels), and so is ``attempts`` for engines that
     test images that do not fit (FILA; empty otherwise); ``extra`` holds engine counters that add
     up (e.g. DLX's trigger backtracks).  ``solutions`` holds engine-native solutions (lists of
-    ints) when they were asked for.  Parts merge by addition (``add``)."""
+    ints) when they were asked for.  ``deepest`` is the most cells an engine that keeps it (edge
+    matching) filled at a node of the part, ``deepest_row`` that node in the engine's terms (an
+    orientation per cell, -1 empty).  Parts merge by addition (``add``), the deepest node by
+    maximum."""
 
     count: int = 0                   # solutions that count under the counting mode
     found: int = 0                   # solutions the engine found (before the counting check)
@@ -44,6 +47,8 @@ class Part:
     solutions: list[list[int]] = field(default_factory=list)
     cpu_seconds: float = 0.0         # CPU time of the searching thread (robust to time-sharing)
     worker: str = ""                 # which worker searched it (host:pid)
+    deepest: int = 0
+    deepest_row: list[int] = field(default_factory=list)
 
     def add(self, other: "Part") -> None:
         self.count += other.count
@@ -57,11 +62,17 @@ class Part:
         self.seconds += other.seconds
         self.cpu_seconds += other.cpu_seconds
         self.solutions.extend(other.solutions)
+        if other.deepest > self.deepest:
+            self.deepest, self.deepest_row = other.deepest, list(other.deepest_row)
 
-    def to_json(self) -> dict[str, Any]:
-        """For checkpoints: everything but the solutions (checkpointed runs count only)."""
+    def to_json(self, deepest_row: bool = True) -> dict[str, Any]:
+        """For checkpoints: everything but the solutions (checkpointed runs count only), and
+        the deepest node's placements only if ``deepest_row`` (a checkpoint keeps the best
+        part's)."""
         out = asdict(self)
         del out["solutions"]
+        if not deepest_row:
+            out["deepest_row"] = []
         return out
 
     @classmethod
@@ -74,8 +85,9 @@ class Part:
                    extra={str(k): int(v) for k, v in data["extra"].items()},
                    complete=bool(data["complete"]), seconds=float(data["seconds"]),
                    cpu_seconds=float(data.get("cpu_seconds", 0.0)),
-                   worker=str(data.get("worker", "")))
-        figures = [part.count, part.found, part.nodes, *part.fits, *part.attempts]
+                   worker=str(data.get("worker", "")), deepest=int(data.get("deepest", 0)),
+                   deepest_row=[int(v) for v in data.get("deepest_row", [])])
+        figures = [part.count, part.found, part.nodes, *part.fits, *part.attempts, part.deepest]
         if min(figures) < 0 or not part.seconds >= 0:
             raise ValueError("a negative count, node count or time")
         return part

@@ -132,9 +132,9 @@ O_CQUEUE = 59           # m: colours to check, then a queued flag per colour
 O_RIM = 60              # st: 2 per tile, the colours of its sides along the rim (-1: none)
 O_SHARED = 62           # st: h(M) for M = 0 .. tiles (the shared-edge bound, a table lookup)
 O_RIM_COLOUR = 63       # st: per colour, 1 if some tile shows it along the rim (cycles need it)
-#: g[64:96] belongs to the search (cpkit.search._em_cp_kernel).
+#: g[64:104] belongs to the search (cpkit.search._em_cp_kernel).
 G_SEARCH = 64
-G_HEADER = 96
+G_HEADER = 104
 
 # Cell record in m.
 C_ORI = 0               # orientation placed, -1 if empty

@@ -45,7 +45,8 @@ STATE_SIZE = 4
 # Counters.
 CT_SOLUTIONS = 0
 CT_NODES = 1
-COUNTERS_SIZE = 2
+CT_DEEPEST = 2    # the most cells filled at a node entered (hinted cells included)
+COUNTERS_SIZE = 3
 
 # Per-depth record in the flat ``dep`` array (DEP_STRIDE int32 per depth): one base pointer and
 # constant offsets keep the hot loop's data in few registers.
@@ -68,19 +69,33 @@ ORI_STRIDE = 8
 
 
 @njit(cache=True)
+def keep_if_deeper(depth, most, dep, deepest):
+    """Copy the placements of the node at ``depth`` into ``deepest`` if it is deeper than
+    ``most`` cells; return the new most."""
+    if depth <= most:
+        return most
+    for d in range(depth):
+        deepest[ix(d)] = dep[ix(d * DEP_STRIDE + D_PLACED)]
+    return depth
+
+
+@njit(cache=True)
 def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, counters, sol_buf,
-           store, max_in_buf, node_budget):
+           deepest, store, max_in_buf, node_budget):
     """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered,
     ``node_budget`` nodes were made, or a node at depth ``state[ST_STOP]`` (if > 0) is entered:
     then it returns AT_STOP with that node's placements on the stack, and resuming takes the
-    node back unsearched (a split run searches it elsewhere).  ``dep`` holds a record per depth (the D_* fields; static
-    ones are filled by the caller), ``ori`` one per orientation (O_*); ``used`` flags tiles
-    (hinted ones stay set).  Solutions are buffered as the orientation placed at each depth."""
+    node back unsearched (a split run searches it elsewhere).  ``dep`` holds a record per depth
+    (the D_* fields; static ones are filled by the caller), ``ori`` one per orientation (O_*);
+    ``used`` flags tiles (hinted ones stay set).  Solutions are buffered as the orientation
+    placed at each depth; ``deepest`` holds those of the deepest node entered so far
+    (``counters[CT_DEEPEST]`` of them), the best partial board of a run that finds none."""
     depth = state[ST_DEPTH]
     pc = state[ST_PC]
     nbuf = state[ST_NBUF]
     budget = node_budget
     nodes = counters[CT_NODES]
+    most = counters[CT_DEEPEST]
     stop = state[ST_STOP] if state[ST_STOP] > 0 else -1
     status = DONE
     while True:
@@ -152,6 +167,9 @@ def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, count
             depth += 1
             pc = PC_ENTER
         else:
+            # Every node is left once (or is the last one at return), so checking here records
+            # the deepest node entered; checking on entry cost the brute force 13 %, here 3 %.
+            most = keep_if_deeper(depth, most, dep, deepest)
             if depth == 0:
                 status = DONE
                 break
@@ -160,7 +178,9 @@ def search(n_cells, n_values, dep, list_start, list_ori, ori, used, state, count
             if dep[ix(r + D_FORCED)] < 0:
                 used[ix(ori[ix(dep[ix(r + D_PLACED)] * ORI_STRIDE + O_TILE)])] = 0
             pc = PC_TRY
+    most = keep_if_deeper(depth, most, dep, deepest)
     counters[CT_NODES] = nodes
+    counters[CT_DEEPEST] = most
     state[ST_DEPTH] = depth
     state[ST_PC] = pc
     state[ST_NBUF] = nbuf

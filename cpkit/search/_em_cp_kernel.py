@@ -82,6 +82,7 @@ G_SHAVED_IN = cp.G_SEARCH + 28      # shaving: placements forced (a single value
 G_SHAVED_FAIL = cp.G_SEARCH + 29    # shaving: nodes refuted (no value left)
 G_STOP = cp.G_SEARCH + 30           # stop on entering this level (0: never), for split runs
 O_SCAN = cp.G_SEARCH + 31           # m section: the cells in the brute force's scan order
+G_DEEPEST = cp.G_SEARCH + 32        # the most cells filled at a node entered
 
 # Per-level record of the decision stack.
 L_CELL = 0
@@ -422,11 +423,12 @@ def shave(st, m, g, level, cand, base):
 
 
 @njit(cache=True, _nrt=False)
-def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
+def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     """Run from the saved state (``g[G_LEVEL]``, ``g[G_PC]``) until done, ``max_in_buf``
     solutions are buffered, ``node_budget`` nodes were made, or a node at level ``g[G_STOP]``
     (if > 0) is entered.  The root placements (hints) are made first, with propagation.
-    Solutions are buffered as the orientation on each cell.
+    Solutions are buffered as the orientation on each cell; ``deepest`` holds the placements
+    of the deepest node entered so far (``g[G_DEEPEST]`` cells filled, propagation included).
 
     A node at the stop level returns AT_STOP before any work on it (no shaving, no branching),
     its decisions on the stack; resuming takes it back as if a solution had been found below
@@ -466,6 +468,10 @@ def search(st, m, g, sol_buf, store, max_in_buf, node_budget):
                 pc = PC_TRY
                 status = AT_STOP
                 break
+            if n_cells - g[cp.G_EMPTY] > g[G_DEEPEST]:
+                g[G_DEEPEST] = n_cells - g[cp.G_EMPTY]
+                for c in range(n_cells):
+                    deepest[ix(c)] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
             if g[cp.G_EMPTY] > 0:
                 if budget <= 0:
                     status = BUDGET_SPENT

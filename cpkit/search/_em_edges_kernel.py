@@ -80,7 +80,8 @@ CT_PROPAGATED = 2
 CT_FAILS = 3          # branching placements refuted by propagation (or by shaving)
 CT_TRIALS = 4         # shaving's placements, tried and taken back
 CT_SHAVED = 5         # orientations shaving removed (their trial failed)
-COUNTERS_SIZE = 6
+CT_DEEPEST = 6        # the most cells placed at a node entered (roots and propagation included)
+COUNTERS_SIZE = 7
 
 # Per-level record of the decision stack.
 L_CELL = 0
@@ -591,13 +592,14 @@ def _choose_cell(m, placed, size, branching):
 
 @njit(cache=True, _nrt=False)
 def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, cand,
-           cand_stride, state, counters, sol_buf, store, max_in_buf, node_budget, branching,
-           shave):
+           cand_stride, state, counters, sol_buf, deepest, store, max_in_buf, node_budget,
+           branching, shave):
     """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered or
     ``node_budget`` nodes were made.  ``m`` is the model (``model_arrays``); ``dom``, ``size``
     and ``sup`` start as the frame-filtered domains (``initial_domains``), ``mask`` with every
     colour on every edge.  ``roots`` holds (cell, orientation) pairs placed before the search
-    (the hints); solutions are buffered as the orientation of each cell.  ``branching`` is
+    (the hints); solutions are buffered as the orientation of each cell, and ``deepest`` keeps
+    the placements of the deepest node entered (``counters[CT_DEEPEST]``).  ``branching`` is
     ``DOM_DDEG`` or ``MIN_DOMAIN``.  With ``state[ST_STOP]`` > 0 a node that many decisions
     deep returns AT_STOP before any work on it, and resuming skips it."""
     n_cells = m[M_N_CELLS]
@@ -664,6 +666,14 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
                 pc = PC_TRY
                 status = AT_STOP
                 break
+            filled = 0
+            for c in range(n_cells):
+                if placed[ix(c)] >= 0:
+                    filled += 1
+            if filled > counters[CT_DEEPEST]:
+                counters[CT_DEEPEST] = filled
+                for c in range(n_cells):
+                    deepest[ix(c)] = placed[ix(c)]
             best = _choose_cell(m, placed, size, branching)
             if best < 0:
                 counters[CT_SOLUTIONS] += 1

@@ -106,17 +106,21 @@ def hand_over(rows: Iterable[np.ndarray], on_orientations: Callable[[np.ndarray]
 
 class BufferedSearch:
     """What the numba edge-matching searches (CP, brute force, edges) share around their kernel:
-    a buffer the kernel fills with solutions, handed over after each call, and the ``step`` of
-    the ``Search`` protocol.  A subclass calls ``_init_buffer`` and implements ``_kernel`` (and
-    ``_row`` if its buffer is not one orientation per cell in cell order)."""
+    a buffer the kernel fills with solutions, handed over after each call, the deepest node's
+    placements (``deep_buf``, which the kernel keeps), and the ``step`` of the ``Search``
+    protocol.  A subclass calls ``_init_buffer`` and implements ``_kernel`` and ``deepest`` (and
+    ``_cell_order`` if its buffers are not one orientation per cell in cell order)."""
 
     solutions: int
+    #: The most cells filled at a node the search entered (hints and propagation included).
+    deepest: int
 
     def _init_buffer(self, n_cells: int, store: bool, buffer: int,
                      on_orientations: Callable[[np.ndarray], None] | None) -> None:
         self.store = bool(store)
         self.buffer = buffer
         self.sol_buf = np.zeros((buffer if store else 1, n_cells), dtype=np.int32)
+        self.deep_buf = np.full(n_cells, -1, dtype=np.int32)
         self.on_orientations = on_orientations
         self.found: list[np.ndarray] = []
         self.finished = False
@@ -127,9 +131,18 @@ class BufferedSearch:
         node, solutions buffered)."""
         raise NotImplementedError
 
+    def _cell_order(self, buffered: np.ndarray) -> np.ndarray:
+        """A row of the kernel's buffers as the orientation of each cell (a copy)."""
+        return buffered.copy()
+
     def _row(self, k: int) -> np.ndarray:
         """Buffered solution ``k`` as the orientation of each cell."""
-        return self.sol_buf[k].copy()
+        return self._cell_order(self.sol_buf[k])
+
+    def deepest_row(self) -> np.ndarray:
+        """The deepest node entered so far: the orientation on each cell, -1 on the empty
+        ones (the best partial board of a run that finds no solution)."""
+        return self._cell_order(self.deep_buf)
 
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
@@ -178,6 +191,17 @@ def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
     chain = RootChain(roots, make)
     outcome = drive(chain.step, limit=limit, time_limit=time_limit)
     return chain, outcome, solutions
+
+
+def with_deepest(result: Result, puzzle: EdgeMatchingPuzzle, chain: RootChain) -> Result:
+    """``result`` with the deepest node its searches entered: the cells filled there as
+    ``deepest`` in its statistics, the board as ``partial`` (what a user attacking a board
+    too hard to finish looks at: the best placement found)."""
+    best = max(chain.searches, key=lambda s: s.deepest, default=None)
+    result.stats.extra["deepest"] = 0 if best is None else best.deepest
+    if best is not None and best.deepest > 0:
+        result.partial = puzzle.solution_from_orientations(best.deepest_row())
+    return result
 
 
 def check_options(unique: str, limit: int | None, time_limit: float | None) -> None:

@@ -15,7 +15,7 @@ import numpy as np
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_backtrack_kernel as K
-from .edge_matching import BufferedSearch, run_roots, warm_on_a_tiny_board
+from .edge_matching import BufferedSearch, run_roots, warm_on_a_tiny_board, with_deepest
 
 ENGINE = "backtrack"
 BUFFER = 1024
@@ -82,6 +82,10 @@ class BacktrackSearch(BufferedSearch):
     def nodes(self) -> int:
         return int(self.counters[K.CT_NODES])
 
+    @property
+    def deepest(self) -> int:
+        return int(self.counters[K.CT_DEEPEST])
+
     def statistics(self) -> dict[str, int]:
         """The brute force places every tile by a choice: nothing is propagated (the key is
         there so that every numba engine's JSON has it)."""
@@ -92,13 +96,13 @@ class BacktrackSearch(BufferedSearch):
         a = self.a
         status = K.search(a.n_cells, a.n_values, self.dep, self.list_start, self.list_ori,
                           self.ori, self.used, self.state, self.counters, self.sol_buf,
-                          self.store, max_in_buf, node_budget)
+                          self.deep_buf, self.store, max_in_buf, node_budget)
         return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
 
-    def _row(self, k: int) -> np.ndarray:
-        """The kernel buffers a solution in scan order; cells are in cell order here."""
+    def _cell_order(self, buffered: np.ndarray) -> np.ndarray:
+        """The kernel buffers placements in scan order; cells are in cell order here."""
         row = np.empty(self.a.n_cells, dtype=np.int32)
-        row[self.cell_of_depth] = self.sol_buf[k]
+        row[self.cell_of_depth] = buffered
         return row
 
 
@@ -115,5 +119,6 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                                           time_limit=time_limit, count_only=count_only,
                                           on_solution=on_solution)
     stats = Stats(nodes=chain.total("nodes"), extra={"propagated": 0})
-    return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
-                  outcome.stop_reason, outcome.seconds, jit, solutions, stats, {}, puzzle.name)
+    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
+                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
+                               solutions, stats, {}, puzzle.name), puzzle, chain)

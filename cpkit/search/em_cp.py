@@ -20,7 +20,8 @@ from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..propagators import colorpair as cp
 from ..result import Result, Stats
 from . import _em_cp_kernel as K
-from .edge_matching import DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit
+from .edge_matching import (DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
+                            with_deepest)
 from .jit import warm
 
 ENGINE = "cp"
@@ -96,6 +97,10 @@ class CpSearch(BufferedSearch):
     def nodes(self) -> int:
         return int(self.g[K.G_NODES])
 
+    @property
+    def deepest(self) -> int:
+        return int(self.g[K.G_DEEPEST])
+
     def statistics(self) -> dict:
         g = self.g
         return {"propagated": int(g[cp.G_PROPAGATED]), "preempted": int(g[cp.G_PREEMPTED]),
@@ -108,8 +113,8 @@ class CpSearch(BufferedSearch):
 
     def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.g[K.G_NBUF] = 0
-        status = K.search(self.st, self.m, self.g, self.sol_buf, self.store, max_in_buf,
-                          node_budget)
+        status = K.search(self.st, self.m, self.g, self.sol_buf, self.deep_buf, self.store,
+                          max_in_buf, node_budget)
         return status == K.DONE, status == K.AT_STOP, int(self.g[K.G_NBUF])
 
 
@@ -167,6 +172,6 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
             else:
                 extra[key] = extra.get(key, 0) + value
     stats = Stats(nodes=chain.total("nodes"), extra=extra)
-    return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
-                  outcome.stop_reason, outcome.seconds, jit, solutions, stats, options,
-                  puzzle.name)
+    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
+                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
+                               solutions, stats, options, puzzle.name), puzzle, chain)

@@ -35,7 +35,7 @@ from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_edges_kernel as K
 from .edge_matching import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
-                            warm_on_a_tiny_board)
+                            warm_on_a_tiny_board, with_deepest)
 
 ENGINE = "edges"
 #: dom/ddeg: fewer nodes than the paper's minDomain on nine of its ten Table 2 boards.
@@ -122,6 +122,10 @@ class EdgesSearch(BufferedSearch):
         return int(self.counters[K.CT_NODES])
 
     @property
+    def deepest(self) -> int:
+        return int(self.counters[K.CT_DEEPEST])
+
+    @property
     def propagated(self) -> int:
         return int(self.counters[K.CT_PROPAGATED])
 
@@ -160,7 +164,7 @@ class EdgesSearch(BufferedSearch):
         status = K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
                           self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
                           self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
-                          self.store, max_in_buf, node_budget, self.branching,
+                          self.deep_buf, self.store, max_in_buf, node_budget, self.branching,
                           self.shave)
         return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
 
@@ -192,6 +196,6 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                                                          "shave_removed")})
     options = {"tiles": tiles, "alldifferent": alldifferent, "branching": branching,
                "shave": shave}
-    return Result("edge_matching", ENGINE, "raw", chain.total("solutions"), outcome.complete,
-                  outcome.stop_reason, outcome.seconds, jit, solutions, stats, options,
-                  puzzle.name)
+    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
+                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
+                               solutions, stats, options, puzzle.name), puzzle, chain)

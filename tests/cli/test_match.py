@@ -15,6 +15,7 @@ from cpkit.io.edge_matching import read_edge_matching
 from cpkit.parallel.plan import MAX_SUBPROBLEMS
 from cpkit.result import verify_board
 from tests.cli import interrupted_summary
+from tests.conftest import unsolvable_board
 
 EM = Path(__file__).resolve().parents[2] / "instances" / "edge_matching"
 MANIFEST = json.loads((EM / "manifest.json").read_text())
@@ -221,6 +222,24 @@ def test_the_edges_engine_refuses_boards_whose_domains_would_not_fit(capsys, tmp
     huge = generated(capsys, tmp_path, 58, 8, 40)
     one_line_error(capsys, "match", huge, "--engine", "edges",
                    match="keeps a flag per cell and orientation")
+
+
+@pytest.mark.parametrize("engine", ["cp", "backtrack", "edges"])
+def test_a_board_without_solution_prints_its_deepest_partial_board(capsys, tmp_path, engine):
+    from cpkit.io.edge_matching import write_native
+
+    board = tmp_path / "none.txt"
+    write_native(unsolvable_board(), board)
+    code, out, _ = run(capsys, "match", board, "--engine", engine, "--json", "--workers", "1")
+    summary = json.loads(out.splitlines()[-1])
+    assert code == 0 and summary["solutions"] == 0 and summary["complete"]
+    head, *grid = out.split("\n\n")[0].splitlines()
+    assert head == f"deepest partial board ({summary['deepest']} of 25 cells):"
+    assert len(grid) == 5 and sum(row.split().count(".") for row in grid) == \
+        25 - summary["deepest"] > 0
+    code, out, _ = run(capsys, "match", board, "--engine", engine, "--count-only")
+    assert code == 0 and "deepest partial board" not in out
+    assert f"complete, deepest {summary['deepest']} of 25 cells;" in out
 
 
 def test_a_malformed_file_names_its_line(capsys, tmp_path):

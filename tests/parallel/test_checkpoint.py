@@ -33,6 +33,24 @@ def test_round_trip_keeps_finished_and_pending(tmp_path):
                                                                  "unique": "raw"}, path)
 
 
+def test_only_the_deepest_parts_board_is_kept(tmp_path):
+    """Every finished part has a deepest node; the file keeps the board of the deepest only
+    (a run of thousands of subproblems would otherwise store thousands of boards)."""
+    ck = sample(tmp_path)
+    ck.done[0] = Part(count=0, deepest=5, deepest_row=[3, 1, 4, 1, 5, -1])
+    ck.done[2] = Part(count=0, deepest=4, deepest_row=[2, 7, 1, 8, -1, -1])
+    path = tmp_path / "a.ck"
+    ck.save(path)
+    back = Checkpoint.load(path)
+    assert [back.done[k].deepest for k in (0, 1, 2)] == [5, 0, 4]
+    assert back.done[0].deepest_row == [3, 1, 4, 1, 5, -1]
+    assert back.done[2].deepest_row == [] and back.above.deepest_row == []
+    total = Part()
+    for part in [back.above, *back.done.values()]:
+        total.add(part)
+    assert (total.deepest, total.deepest_row) == (5, [3, 1, 4, 1, 5, -1])
+
+
 def test_a_failed_write_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
     ck = sample(tmp_path)
     path = tmp_path / "a.ck"

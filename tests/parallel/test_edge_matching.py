@@ -14,9 +14,10 @@ import cpkit
 from cpkit.errors import InputError
 from cpkit.models.em_generator import generate
 from cpkit.parallel import edge_matching as split_em
+from cpkit.result import verify_board
 from cpkit.search import solve
 from tests.parallel.test_dlx import exact_expectation, split_total
-from tests.conftest import EDGE_MATCHING
+from tests.conftest import EDGE_MATCHING, unsolvable_board
 from tests.strategies import edge_matching_puzzles
 
 pytestmark = pytest.mark.kernel
@@ -51,6 +52,22 @@ def test_split_equals_sequential(em_instance, engine, unique, depth):
         assert merged.stats.nodes == sequential.stats.nodes
     if depth > 1:
         assert len(frontier.paths) > len(puzzle.symmetry_roots(unique))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("depth", [1, 2, 4])
+def test_split_runs_report_the_deepest_node(engine, depth):
+    """On a board without solution the deepest node is a partial board; the brute force's and
+    the edges engine's trees are the sequential ones cut in parts, so the deepest over the
+    parts is the sequential run's."""
+    puzzle = unsolvable_board()
+    sequential = solve(puzzle, engine=engine)
+    _, merged = split_result(puzzle, engine, {}, depth)
+    assert merged.count == sequential.count == 0
+    assert 0 < merged.stats.extra["deepest"] == merged.partial.filled < puzzle.n_cells
+    assert verify_board(puzzle, merged.partial, partial=True) == []
+    if engine in EXACT:
+        assert merged.stats.extra["deepest"] == sequential.stats.extra["deepest"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -15,6 +15,7 @@ from cpkit.models.edge_matching import Hint, rotate
 from cpkit.models.em_generator import generate, plant
 from cpkit.result import verify_board
 from cpkit.search import solve
+from tests.conftest import unsolvable_board
 from tests.oracles import count_boards
 from tests.strategies import edge_matching_puzzles
 
@@ -139,6 +140,47 @@ def test_a_time_limit_reports_a_partial_count(engine):
     result = solve(puzzle, engine=engine, count_only=True,
                    time_limit=3.0 if engine == "cpsat" else 0.5)
     assert not result.complete and result.stop_reason == "time_limit" and result.count > 0
+
+
+# ---------------------------------------------------------------------------- the deepest node
+NUMBA_ENGINES = ("cp", "backtrack", "edges")
+
+
+@pytest.mark.parametrize("engine", NUMBA_ENGINES)
+def test_a_board_without_solution_reports_its_deepest_partial_board(engine):
+    puzzle = unsolvable_board()
+    result = solve(puzzle, engine=engine)
+    assert result.complete and result.count == 0
+    deepest = result.stats.extra["deepest"]
+    assert 0 < deepest < puzzle.n_cells
+    assert result.partial.filled == deepest
+    assert verify_board(puzzle, result.partial, partial=True) == []
+
+
+@pytest.mark.parametrize("engine", NUMBA_ENGINES)
+def test_a_search_stopped_early_reports_a_consistent_deepest_board(engine):
+    # Hinted, so the hint's cell is filled on the partial board and respected there.
+    planted, solution = plant(7, border_colours=4, inner_colours=5, seed=3)
+    tile, rotation = solution.at(3, 3)
+    puzzle = planted.with_hints([Hint(3, 3, tile, rotation)])
+    result = solve(puzzle, engine=engine, first=True, time_limit=0.05)
+    assert result.partial is not None
+    deepest = result.stats.extra["deepest"]
+    assert result.partial.filled == deepest
+    if result.count:
+        assert deepest == puzzle.n_cells
+        assert verify_board(puzzle, result.partial) == []
+    else:
+        assert verify_board(puzzle, result.partial, partial=True) == []
+    assert result.partial.at(3, 3)[0] == tile
+
+
+@pytest.mark.parametrize("engine", NUMBA_ENGINES)
+def test_a_solved_board_is_its_own_deepest_node(engine):
+    puzzle = generate(5, border_colours=3, inner_colours=4, seed=5)
+    result = solve(puzzle, engine=engine, count_only=True)
+    assert result.count > 0 and result.stats.extra["deepest"] == puzzle.n_cells
+    assert verify_board(puzzle, result.partial) == []
 
 
 # ---------------------------------------------------------------------------- bundled instances

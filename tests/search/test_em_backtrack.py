@@ -10,7 +10,9 @@ from cpkit.models.edge_matching import Hint
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.search import em_backtrack, solve
+from cpkit.search import _em_backtrack_kernel as K
 from cpkit.search.edge_matching import RootChain
+from tests.conftest import unsolvable_board
 from tests.oracles import count_boards
 
 pytestmark = pytest.mark.kernel
@@ -71,6 +73,22 @@ def test_slices_of_one_node_give_the_same_search():
     # The budget is checked on entering a cell, so a slice places one node, or two when it
     # reaches a solution (the next sibling is placed before the next check).
     assert steps >= whole.nodes - whole.solutions
+
+
+def test_a_slice_ending_mid_search_keeps_the_node_it_stopped_at():
+    # The brute force records its deepest node on leaving it; a slice that stops at a node it
+    # has not left must record that node on return, or the deepest board would lag behind.
+    puzzle = unsolvable_board()
+    search = em_backtrack.BacktrackSearch(puzzle, store=False)
+    while not search.step(1 << 40, 1)[0]:
+        depth = int(search.state[K.ST_DEPTH])
+        assert search.deepest >= depth
+        row = search.deepest_row()
+        assert (row >= 0).sum() == search.deepest
+    whole = em_backtrack.BacktrackSearch(puzzle, store=False)
+    whole.step(1 << 40, 1 << 40)
+    assert search.deepest == whole.deepest > 0
+    assert (search.deepest_row() == whole.deepest_row()).all()
 
 
 def test_root_chain_adds_up_the_roots():
