@@ -22,7 +22,9 @@ def add_parser(sub) -> None:
                     "(docs/formats.md: the native format of Benoist's benchmarks, Brendan "
                     "Owen's 'W H' layout, Heule's hint-count-first layout).  Solutions are "
                     "printed as a board, top row first, each cell as tile/rotation (tiles "
-                    "numbered from 1 as in the file; rotation r puts the tile's side r north).",
+                    "numbered from 1 as in the file; rotation r puts the tile's side r north).  "
+                    "A run of cp, backtrack or edges that ends without a solution prints the "
+                    "deepest partial board it reached instead ('.' on empty cells).",
         formatter_class=HelpFormatter)
     p.add_argument("puzzle", metavar="FILE", help="edge-matching puzzle file")
     p.add_argument("--engine", default="cp", choices=supported("edge_matching"),
