@@ -6,7 +6,8 @@
 - ``render_board``: an edge-matching board given as an int array ``[rows, cols, 4]`` of edge
   colours (north, east, south, west; row 0 at the top; colour 0 is the grey frame), each tile as
   four triangles meeting in its centre, optionally with tile numbers; ``render_edge_matching``
-  draws a solution of an ``EdgeMatchingPuzzle`` that way.
+  draws a solution of an ``EdgeMatchingPuzzle`` that way, or a partial board (a search's
+  deepest node), its empty cells (-1 on every side) left white.
 
 matplotlib is an optional dependency (``pip install 'cpkit[render]'``, installed by ``make
 demo``): solving never needs it, and it is large.  Figures are built with
@@ -26,6 +27,7 @@ from .errors import InputError
 FORMATS = (".png", ".svg")
 FRAME_GREY = "#9a9a9a"
 EMPTY = "#ffffff"
+NO_TILE = -1                # the edge colours of an empty cell (a partial board)
 CELL_INCHES = 0.45
 
 
@@ -174,8 +176,12 @@ def _check_board(colours: np.ndarray, numbers: np.ndarray | None) -> np.ndarray:
     if board.ndim != 3 or board.shape[2] != 4 or board.shape[0] < 1 or board.shape[1] < 1:
         raise InputError(f"a board is an array [rows, cols, 4] of edge colours, got shape "
                          f"{board.shape}")
-    if not np.issubdtype(board.dtype, np.integer) or board.min() < 0:
-        raise InputError("edge colours must be non-negative integers")
+    if not np.issubdtype(board.dtype, np.integer) or board.min() < NO_TILE:
+        raise InputError("edge colours must be non-negative integers (-1 on all four sides: "
+                         "an empty cell)")
+    unset = board == NO_TILE
+    if (unset.any(axis=2) != unset.all(axis=2)).any():
+        raise InputError("a cell is empty (-1) on some sides only")
     if numbers is not None and np.asarray(numbers).shape != board.shape[:2]:
         raise InputError(f"tile numbers must be an array [rows, cols], got shape "
                          f"{np.asarray(numbers).shape}")
@@ -202,7 +208,7 @@ def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | 
     board = _check_board(colours, numbers)
     check_output(out)
     rows, cols, _ = board.shape
-    fills = [FRAME_GREY] + _vivid(int(board.max()))
+    fills = [FRAME_GREY] + _vivid(max(int(board.max()), 0))
     fig = _figure(CELL_INCHES * 1.4 * cols + 0.4, CELL_INCHES * 1.4 * rows + 0.6)
     ax = fig.add_subplot(1, 1, 1)
     for r in range(rows):
@@ -211,13 +217,14 @@ def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | 
             centre = (c + 0.5, y + 0.5)
             corners = {"nw": (c, y + 1), "ne": (c + 1, y + 1), "se": (c + 1, y), "sw": (c, y)}
             sides = [("nw", "ne"), ("ne", "se"), ("se", "sw"), ("sw", "nw")]   # N E S W
-            for k, (a, b) in enumerate(sides):
+            empty = bool(board[r, c, 0] == NO_TILE)       # drawn as its outline only
+            for k, (a, b) in enumerate(() if empty else sides):
                 ax.add_patch(Polygon([corners[a], corners[b], centre], closed=True,
                                      facecolor=fills[int(board[r, c, k])], edgecolor="#333333",
                                      linewidth=0.4))
             ax.add_patch(Polygon([corners["nw"], corners["ne"], corners["se"], corners["sw"]],
                                  closed=True, fill=False, edgecolor="black", linewidth=1.2))
-            if numbers is not None:
+            if numbers is not None and not empty:
                 ax.text(c + 0.5, y + 0.5, str(int(np.asarray(numbers)[r, c])), ha="center",
                         va="center", fontsize=7,
                         bbox={"boxstyle": "round,pad=0.15", "facecolor": "white",

@@ -67,3 +67,32 @@ def test_edge_matching_solution_is_drawn_to_the_board_shape(tmp_path, width, hei
     # Every tile is labelled with its number in the file.
     labels = sorted(int(x) for x in re.findall(r"<!-- (\d+) -->", text))
     assert labels == list(range(1, puzzle.n_tiles + 1))
+
+
+def test_a_partial_board_labels_only_the_tiles_placed(tmp_path):
+    from cpkit.models.edge_matching import BoardSolution
+    from cpkit.models.em_generator import plant
+    from cpkit.render import render_edge_matching
+
+    puzzle, planted = plant(4, 4, border_colours=2, inner_colours=3, seed=2)
+    kept = {0, 1, 2, 5, 9}                                # cells, from the bottom-left corner
+    partial = BoardSolution(4, 4, tuple(t if c in kept else -1
+                                        for c, t in enumerate(planted.tiles)),
+                            tuple(r if c in kept else 0
+                                  for c, r in enumerate(planted.rotations)))
+    colours = puzzle.board_colours(partial)
+    assert (colours == -1).all(axis=2).sum() == 16 - len(kept)
+    svg = tmp_path / "partial.svg"
+    render_edge_matching(puzzle, partial, svg)
+    labels = sorted(int(x) for x in re.findall(r"<!-- (\d+) -->", svg.read_text()))
+    assert labels == sorted(planted.tiles[c] + 1 for c in kept)
+
+
+def test_a_cell_empty_on_some_sides_only_is_refused(tmp_path):
+    board = np.zeros((2, 2, 4), dtype=np.int64)
+    board[0, 0, 1] = -1
+    with pytest.raises(InputError, match="some sides only"):
+        render_board(board, tmp_path / "b.png")
+    board[0, 0] = -2
+    with pytest.raises(InputError, match="non-negative"):
+        render_board(board, tmp_path / "b.png")

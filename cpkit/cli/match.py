@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from ..io.edge_matching import FORMATS, format_board, read_edge_matching
 from ..models.edge_matching import UNIQUE_MODES
 from ..result import count_phrase
@@ -94,7 +96,8 @@ def add_parser(sub) -> None:
                    help="print each cell's four colours (north.east.south.west) instead of "
                         "tile/rotation")
     p.add_argument("--render", metavar="FILE",
-                   help="draw the first solution to FILE (.png or .svg; see 'cpkit render')")
+                   help="draw the first solution to FILE (.png or .svg; see 'cpkit render'), "
+                        "or, if none was found, the deepest partial board")
     add_run_options(p)
     long_runs.add_options(p)
     p.set_defaults(run=run)
@@ -173,7 +176,14 @@ def run(args) -> int:
     if args.render:
         from ..render import render_edge_matching
 
-        render_first(puzzle, result, first, options, args.render, render_edge_matching)
+        if result.count == 0 and result.partial is not None:
+            render_edge_matching(puzzle, result.partial, args.render,
+                                 title=f"{puzzle.name}: deepest partial board "
+                                       f"({result.partial.filled} of {puzzle.n_cells} cells)")
+            print(f"cpkit: {puzzle.name}: no solution; drew the deepest partial board to "
+                  f"{args.render}", file=sys.stderr)
+        else:
+            render_first(puzzle, result, first, options, args.render, render_edge_matching)
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
     extra = result.stats.extra
     propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""

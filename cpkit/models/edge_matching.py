@@ -323,12 +323,14 @@ class EdgeMatchingPuzzle:
 
     def board_colours(self, solution: BoardSolution) -> np.ndarray:
         """The colours ``solution`` shows, as an int array ``[height, width, 4]`` (north, east,
-        south, west), row 0 being the top row: the layout ``cpkit.render.render_board`` draws."""
-        out = np.zeros((self.height, self.width, 4), dtype=np.int64)
+        south, west), row 0 being the top row: the layout ``cpkit.render.render_board`` draws.
+        An empty cell of a partial board shows -1 on its four sides."""
+        out = np.full((self.height, self.width, 4), -1, dtype=np.int64)
         for y in range(self.height):
             for x in range(self.width):
                 tile, rotation = solution.at(x, y)
-                out[self.height - 1 - y, x] = rotate(self.tiles[tile], rotation)
+                if tile >= 0:
+                    out[self.height - 1 - y, x] = rotate(self.tiles[tile], rotation)
         return out
 
     def describe(self) -> str:

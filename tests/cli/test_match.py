@@ -4,6 +4,7 @@ contract, errors as one line with exit status 2, Ctrl-C as a partial result."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -281,16 +282,31 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     assert summary["subproblems"] >= MAX_SUBPROBLEMS
 
 
-def test_render_after_a_run_that_found_nothing_does_not_search_again(capsys, tmp_path):
+def test_render_after_a_run_that_found_nothing_draws_its_deepest_board(capsys, tmp_path):
     """A 16 x 16 board with Eternity II's palettes has no solution in a second; ``--render``
-    once searched it again for one, without the time limit: for ever."""
-    board, drawn = generated(capsys, tmp_path, 16, 5, 17), tmp_path / "first.png"
+    once searched it again for one, without the time limit: for ever.  It draws the deepest
+    partial board instead (the tiles placed there labelled, the empty cells blank)."""
+    board, drawn = generated(capsys, tmp_path, 16, 5, 17), tmp_path / "deepest.svg"
     proc = subprocess.run([sys.executable, "-m", "cpkit", "match", str(board), "--workers", "1",
                            "--time-limit", "1", "--render", str(drawn), "--json"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout.strip().splitlines()[-1])["solutions"] == 0
-    assert "no solution to draw" in proc.stderr and not drawn.exists()
+    summary = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert summary["solutions"] == 0 and 0 < summary["deepest"] < 256
+    assert f"drew the deepest partial board to {drawn}" in proc.stderr
+    labels = re.findall(r"<!-- (\d+) -->", drawn.read_text())
+    assert len(labels) == len(set(labels)) == summary["deepest"]
+
+
+
+def test_cpsat_keeps_no_partial_board_to_draw(capsys, tmp_path):
+    from cpkit.io.edge_matching import write_native
+
+    board, drawn = tmp_path / "none.txt", tmp_path / "x.png"
+    write_native(unsolvable_board(), board)
+    code, out, err = run(capsys, "match", board, "--engine", "cpsat", "--render", drawn)
+    assert code == 0 and "0 solutions" in out and "deepest" not in out
+    assert "no solution to draw" in err and not drawn.exists()
 
 
 def test_generate_writes_the_native_format(capsys, tmp_path):
