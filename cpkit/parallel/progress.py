@@ -1,11 +1,15 @@
-"""The progress line of a split run, on standard error when it is a terminal.
+"""The progress line of a long run, on standard error when it is a terminal.
 
-One line rewritten in place: a bar of subproblems done / total, solutions so far, nodes per
-second, and the time left.  The time left comes from Knuth estimates of the pending subproblems'
-sizes, corrected by how the finished ones compared with their estimates (a ratio estimator), at
-the node rate measured so far; it sharpens as subproblems finish.  Written by hand rather than
-with a progress-bar library: the line's fields are ours, and a library's time left (from the rate
-of finished items) would mislead on subproblems of very different sizes.
+One line rewritten in place.  A split run's (``Progress``): a bar of subproblems done / total,
+solutions so far, nodes per second, and the time left.  A run in one process (``SearchLine``,
+the edge-matching engines that report it: ``--first`` on a hard board runs there) shows the
+elapsed time, nodes, nodes per second, solutions and the deepest partial board so far, since it
+has no subproblems to estimate a time left from.  The time left comes from Knuth estimates of
+the pending subproblems' sizes, corrected by how the finished ones compared with their estimates
+(a ratio estimator), at the node rate measured so far; it sharpens as subproblems finish.
+Written by hand rather than with a progress-bar library: the line's fields are ours, and a
+library's time left (from the rate of finished items) would mislead on subproblems of very
+different sizes.
 """
 
 from __future__ import annotations
@@ -30,46 +34,30 @@ def _duration(seconds: float) -> str:
     return f"{h}h{m:02d}m" if h else (f"{m}m{s:02d}s" if m else f"{s}s")
 
 
-class Progress:
-    def __init__(self, total: int, estimates: list[float], enabled: bool,
-                 stream: TextIO | None = None):
+class _Line:
+    """One line on ``stream`` rewritten in place, at most every REFRESH_SECONDS."""
+
+    def __init__(self, enabled: bool, stream: TextIO | None):
         self.stream = stream or sys.stderr
         self.enabled = enabled
-        self.total = total
-        self.estimates = estimates
         self.start = time.perf_counter()
         self._last = 0.0
         self._shown = False
 
-    def update(self, done: set[int], solutions: int, nodes: int, force: bool = False) -> None:
+    def _due(self, force: bool) -> bool:
         if not self.enabled:
-            return
+            return False
         now = time.perf_counter()
         if not force and now - self._last < REFRESH_SECONDS:
-            return
+            return False
         self._last = now
-        elapsed = now - self.start
-        rate = nodes / elapsed if elapsed > 0 else 0.0
-        line = (f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
-                f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s  "
-                f"left ~{_duration(self.time_left(done, nodes, rate))}")
+        return True
+
+    def _draw(self, line: str) -> None:
         width = shutil.get_terminal_size((100, 20)).columns - 1
         self.stream.write("\r" + line[:width].ljust(width))
         self.stream.flush()
         self._shown = True
-
-    def _bar(self, done: int) -> str:
-        filled = int(BAR * done / self.total) if self.total else BAR
-        return "#" * filled + "." * (BAR - filled)
-
-    def time_left(self, done: set[int], nodes: int, rate: float) -> float:
-        """Pending estimated nodes, scaled by actual/estimated on the finished subproblems."""
-        if rate <= 0:
-            return float("inf")
-        est_done = sum(self.estimates[k] for k in done)
-        est_pending = sum(e for k, e in enumerate(self.estimates) if k not in done)
-        scale = nodes / est_done if est_done > 0 and nodes > 0 else 1.0
-        return est_pending * scale / rate
 
     def clear(self) -> None:
         """Blank the line (before other output on the terminal); the next update redraws it."""
@@ -85,3 +73,55 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
             self._shown = False
+
+
+class Progress(_Line):
+    def __init__(self, total: int, estimates: list[float], enabled: bool,
+                 stream: TextIO | None = None):
+        super().__init__(enabled, stream)
+        self.total = total
+        self.estimates = estimates
+
+    def update(self, done: set[int], solutions: int, nodes: int, force: bool = False) -> None:
+        if not self._due(force):
+            return
+        elapsed = time.perf_counter() - self.start
+        rate = nodes / elapsed if elapsed > 0 else 0.0
+        self._draw(f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
+                   f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s  "
+                   f"left ~{_duration(self.time_left(done, nodes, rate))}")
+
+    def _bar(self, done: int) -> str:
+        filled = int(BAR * done / self.total) if self.total else BAR
+        return "#" * filled + "." * (BAR - filled)
+
+    def time_left(self, done: set[int], nodes: int, rate: float) -> float:
+        """Pending estimated nodes, scaled by actual/estimated on the finished subproblems."""
+        if rate <= 0:
+            return float("inf")
+        est_done = sum(self.estimates[k] for k in done)
+        est_pending = sum(e for k, e in enumerate(self.estimates) if k not in done)
+        scale = nodes / est_done if est_done > 0 and nodes > 0 else 1.0
+        return est_pending * scale / rate
+
+
+class SearchLine(_Line):
+    """A one-process search's line: ``update`` takes the figures ``RootChain.progress`` gives
+    (nodes, solutions, deepest) and is called after every slice of the search.  Its clock
+    starts at the first slice, so compiling the kernels does not count as search time."""
+
+    def __init__(self, n_cells: int, enabled: bool, stream: TextIO | None = None):
+        super().__init__(enabled, stream)
+        self.n_cells = n_cells
+        self.started: float | None = None
+
+    def update(self, figures: dict[str, int], force: bool = False) -> None:
+        if self.started is None:
+            self.started = time.perf_counter()
+        if not self._due(force):
+            return
+        elapsed = time.perf_counter() - self.started
+        rate = figures["nodes"] / elapsed if elapsed > 0 else 0.0
+        self._draw(f"{_duration(elapsed)}  {figures['nodes']:,} nodes  {rate / 1e6:.2f} M "
+                   f"nodes/s  {count_phrase(figures['solutions'])}  deepest "
+                   f"{figures['deepest']} of {self.n_cells} cells")

@@ -21,12 +21,15 @@ from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from . import backends, plan, splitter
 from .checkpoint import Checkpoint, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
-from .progress import Progress
+from .progress import Progress, SearchLine
 from .protocol import Frontier, Part
 
 #: Without an explicit ``workers``, trees estimated smaller than this are searched in this
 #: process: starting worker processes would cost more than it saves.
 AUTO_MIN_NODES = 500_000
+#: (family, engine) pairs whose ``solve`` takes ``on_progress``: a run of theirs in one process
+#: (e.g. ``--first`` on a hard board) draws a ``SearchLine``.
+SEARCH_LINE_ENGINES = {("edge_matching", engine) for engine in ("cp", "backtrack", "edges")}
 POLL_SECONDS = 0.2
 
 
@@ -108,23 +111,36 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         raise InputError(f"max_stored must be a whole number >= 0, got {max_stored!r}")
 
     def in_sequence() -> Result:
-        """The search in this process; with ``max_stored``, the first solutions only."""
-        if max_stored is None or count_only:
-            streaming = {} if on_solution is None else {"on_solution": on_solution}
-            return sequential(model, engine=name, limit=limit, time_limit=time_limit,
-                              count_only=count_only, **streaming, **options)
-        kept: list[Any] = []
+        """The search in this process (with its own progress line where the engine reports
+        one); with ``max_stored``, the first solutions only."""
+        line = SearchLine(getattr(model, "n_cells", 0),
+                          progress and (family, name) in SEARCH_LINE_ENGINES)
+        reporting = {"on_progress": line.update} if line.enabled else {}
 
-        def keep(solution: Any) -> None:
-            if len(kept) < max_stored:
-                kept.append(solution)
-                if on_solution is not None:
-                    on_solution(solution)
+        def on_cleared_line(solution: Any) -> None:
+            line.clear()
+            on_solution(solution)
 
-        result = sequential(model, engine=name, limit=limit, time_limit=time_limit,
-                            count_only=False, on_solution=keep, **options)
-        result.solutions = kept if on_solution is None else []      # as ``_emit`` leaves them
-        return result
+        emit = on_cleared_line if on_solution is not None and line.enabled else on_solution
+        try:
+            if max_stored is None or count_only:
+                streaming = {} if emit is None else {"on_solution": emit}
+                return sequential(model, engine=name, limit=limit, time_limit=time_limit,
+                                  count_only=count_only, **streaming, **reporting, **options)
+            kept: list[Any] = []
+
+            def keep(solution: Any) -> None:
+                if len(kept) < max_stored:
+                    kept.append(solution)
+                    if emit is not None:
+                        emit(solution)
+
+            result = sequential(model, engine=name, limit=limit, time_limit=time_limit,
+                                count_only=False, on_solution=keep, **reporting, **options)
+            result.solutions = kept if emit is None else []      # as ``_emit`` leaves them
+            return result
+        finally:
+            line.close()
 
     if prepare is None:
         if distributed or durable or (workers or 1) > 1:

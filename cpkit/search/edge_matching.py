@@ -80,6 +80,11 @@ class RootChain:
     def total(self, attribute: str) -> int:
         return sum(int(getattr(s, attribute)) for s in self.searches)
 
+    def progress(self) -> dict[str, int]:
+        """The figures of a progress line (engines that keep their deepest node)."""
+        return {"nodes": self.total("nodes"), "solutions": self.total("solutions"),
+                "deepest": max((int(s.deepest) for s in self.searches), default=0)}
+
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         while self.current is not None:
             finished, new = self.current.step(max_new, node_budget)
@@ -174,11 +179,13 @@ def warm_on_a_tiny_board(name: str, factory: Callable[..., Search]) -> float:
 
 def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
               factory: Callable[..., Search], *, limit: int | None, time_limit: float | None,
-              count_only: bool, on_solution: Callable[[BoardSolution], None] | None
+              count_only: bool, on_solution: Callable[[BoardSolution], None] | None,
+              on_progress: Callable[[dict[str, int]], None] | None = None
               ) -> tuple[RootChain, DriveOutcome, list[BoardSolution]]:
     """Search every root in one ``drive`` loop.  ``factory(sub, store=..., on_orientations=...)``
     builds the search of the puzzle ``sub`` (the root's placements as hints).  Solutions go to
-    ``on_solution`` if given, else into the returned list unless ``count_only``."""
+    ``on_solution`` if given, else into the returned list unless ``count_only``.
+    ``on_progress`` gets ``RootChain.progress()`` after every slice of the search."""
     solutions: list[BoardSolution] = []
     emit = on_solution if on_solution is not None else solutions.append
     store = on_solution is not None or not count_only
@@ -189,7 +196,8 @@ def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
             sub.solution_from_orientations(row)))
 
     chain = RootChain(roots, make)
-    outcome = drive(chain.step, limit=limit, time_limit=time_limit)
+    report = None if on_progress is None else (lambda: on_progress(chain.progress()))
+    outcome = drive(chain.step, limit=limit, time_limit=time_limit, on_progress=report)
     return chain, outcome, solutions
 
 

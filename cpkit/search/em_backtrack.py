@@ -112,12 +112,13 @@ def jit_seconds() -> float:
 
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
-          on_solution: Callable[[BoardSolution], None] | None = None) -> Result:
+          on_solution: Callable[[BoardSolution], None] | None = None,
+          on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
     """Every solution of ``puzzle`` under each root (hints), found by brute force."""
     jit = jit_seconds()
     chain, outcome, solutions = run_roots(puzzle, roots, BacktrackSearch, limit=limit,
                                           time_limit=time_limit, count_only=count_only,
-                                          on_solution=on_solution)
+                                          on_solution=on_solution, on_progress=on_progress)
     stats = Stats(nodes=chain.total("nodes"), extra={"propagated": 0})
     return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
                                outcome.complete, outcome.stop_reason, outcome.seconds, jit,

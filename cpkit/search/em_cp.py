@@ -143,7 +143,8 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           heuristic: str = DEFAULT_HEURISTIC, contradiction: bool = True,
           instantiation: bool = True, preemption: bool = True, opposite: bool = True,
           backjump: bool = DEFAULT_BACKJUMP, shave: int | str = DEFAULT_SHAVE,
-          shared_edge: bool = DEFAULT_SHARED_EDGE, cycles: bool = DEFAULT_CYCLES) -> Result:
+          shared_edge: bool = DEFAULT_SHARED_EDGE, cycles: bool = DEFAULT_CYCLES,
+          on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by ColorPair CP search.
 
     Components (each can be switched off; counts never change): the rules ``contradiction``,
@@ -163,7 +164,8 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
 
     chain, outcome, solutions = run_roots(puzzle, roots, partial(CpSearch, **options),
                                           limit=limit, time_limit=time_limit,
-                                          count_only=count_only, on_solution=on_solution)
+                                          count_only=count_only, on_solution=on_solution,
+                                          on_progress=on_progress)
     extra: dict = {}
     for s in chain.searches:
         for key, value in s.statistics().items():

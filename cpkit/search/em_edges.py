@@ -177,7 +177,8 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
           on_solution: Callable[[BoardSolution], None] | None = None,
           tiles: bool = True, alldifferent: bool = False,
-          branching: str = DEFAULT_BRANCHING, shave: int | str = DEFAULT_SHAVE) -> Result:
+          branching: str = DEFAULT_BRANCHING, shave: int | str = DEFAULT_SHAVE,
+          on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
     """Every solution of ``puzzle`` under each root (hints), by edge filtering, the tile rules
     unless ``tiles=False`` and the complete AllDifferent if ``alldifferent``, branching by the
     rule ``branching`` (``CELL_RULES``), shaving cells of at most ``shave`` orientations."""
@@ -190,7 +191,7 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                    shave=shave)
     chain, outcome, solutions = run_roots(puzzle, roots, make, limit=limit,
                                           time_limit=time_limit, count_only=count_only,
-                                          on_solution=on_solution)
+                                          on_solution=on_solution, on_progress=on_progress)
     stats = Stats(nodes=chain.total("nodes"),
                   extra={key: chain.total(key) for key in ("propagated", "fails", "shave_trials",
                                                          "shave_removed")})

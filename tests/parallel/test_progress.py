@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
+import time
 
-from cpkit.parallel.progress import Progress
+from cpkit.parallel.progress import Progress, SearchLine
 
 
 def test_time_left_scales_pending_estimates_by_the_finished_ones():
@@ -45,3 +46,28 @@ def test_clear_blanks_the_line_for_other_output_and_the_next_update_redraws_it()
     bar.close()
     bar.clear()                                   # nothing shown after close: nothing written
     assert out.getvalue().endswith("\n")
+
+
+def test_search_line_shows_nodes_solutions_and_the_deepest_board_from_its_first_slice():
+    out = io.StringIO()
+    line = SearchLine(256, enabled=True, stream=out)
+    time.sleep(0.3)                               # compiling: not search time
+    line.update({"nodes": 0, "solutions": 0, "deepest": 0})
+    time.sleep(0.05)
+    line.update({"nodes": 5_000_000, "solutions": 0, "deepest": 201}, force=True)
+    line.close()
+    last = out.getvalue().rsplit("\r", 1)[-1]
+    assert "5,000,000 nodes" in last and "0 solutions" in last
+    assert "deepest 201 of 256 cells" in last
+    # 5 M nodes in about 0.05 s of search: ~100 M nodes/s; timed from the construction (with
+    # the 0.3 s of compiling) it would show about 14.
+    rate = float(last.split(" M nodes/s")[0].split()[-1])
+    assert rate > 30
+
+
+def test_search_line_silent_when_disabled():
+    out = io.StringIO()
+    line = SearchLine(25, enabled=False, stream=out)
+    line.update({"nodes": 1, "solutions": 1, "deepest": 25}, force=True)
+    line.close()
+    assert out.getvalue() == ""

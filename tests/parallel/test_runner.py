@@ -275,3 +275,26 @@ def test_ctrl_c_during_the_split_reports_an_interrupted_run(tiling_instance):
         timer.cancel()
     assert result.stop_reason == "interrupted" and not result.complete
     assert result.stats.extra["subproblems_done"] == 0 and result.seconds < 5.0
+
+
+@pytest.mark.parametrize("engine, drawn", [("backtrack", True), ("cpsat", False)])
+def test_a_run_in_one_process_draws_its_own_progress_line(em_instance, capsys, engine, drawn):
+    """With ``progress`` a run in one process (``--workers 1``, or ``--first``) draws a line
+    of nodes and the deepest board where the engine reports them; the solutions it streams
+    are printed on a cleared line."""
+    puzzle = em_instance("gen_6_b4i5_s3.txt")
+    printed = []
+
+    def show(solution) -> None:
+        printed.append(capsys.readouterr().err)     # what stderr held when it came
+        print("solution")
+
+    result = cpkit.solve(puzzle, engine=engine, workers=1, progress=True, on_solution=show)
+    err = capsys.readouterr().err
+    assert result.complete and result.count == len(printed) > 0
+    lines = "".join(printed) + err
+    assert ("deepest 36 of 36 cells" in lines) == drawn
+    if drawn:
+        # Each solution came after the line was blanked ("\r", spaces, "\r").
+        assert all(text == "" or text.endswith("\r") for text in printed)
+        assert err.endswith("\n")

@@ -183,6 +183,19 @@ def test_a_solved_board_is_its_own_deepest_node(engine):
     assert verify_board(puzzle, result.partial) == []
 
 
+@pytest.mark.parametrize("engine", NUMBA_ENGINES)
+def test_progress_reports_end_on_the_results_figures(engine):
+    puzzle = unsolvable_board()
+    reports: list[dict[str, int]] = []
+    result = solve(puzzle, engine=engine, on_progress=reports.append)
+    assert reports, "the driver reports after every slice, the last one included"
+    nodes = [r["nodes"] for r in reports]
+    deepest = [r["deepest"] for r in reports]
+    assert nodes == sorted(nodes) and deepest == sorted(deepest)
+    assert reports[-1] == {"nodes": result.stats.nodes, "solutions": 0,
+                           "deepest": result.stats.extra["deepest"]}
+
+
 # ---------------------------------------------------------------------------- bundled instances
 EM_INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "edge_matching"
 MANIFEST = json.loads((EM_INSTANCES / "manifest.json").read_text())
