@@ -173,13 +173,15 @@ def run(args) -> int:
     else:
         result = long_runs.solve(puzzle, args, options, args.puzzle, 0,
                                  {"format": args.format, "ignore_hints": args.ignore_hints})
+    # A run without a solution shows the deepest partial board instead (compiled engines).
+    partial = result.partial if result.count == 0 else None
+    reached = "" if partial is None else f"{partial.filled} of {puzzle.n_cells} cells"
     if args.render:
         from ..render import render_edge_matching
 
-        if result.count == 0 and result.partial is not None:
-            render_edge_matching(puzzle, result.partial, args.render,
-                                 title=f"{puzzle.name}: deepest partial board "
-                                       f"({result.partial.filled} of {puzzle.n_cells} cells)")
+        if partial is not None:
+            render_edge_matching(puzzle, partial, args.render,
+                                 title=f"{puzzle.name}: deepest partial board ({reached})")
             print(f"cpkit: {puzzle.name}: no solution; drew the deepest partial board to "
                   f"{args.render}", file=sys.stderr)
         else:
@@ -187,12 +189,10 @@ def run(args) -> int:
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
     extra = result.stats.extra
     propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""
-    deepest = ""
-    if result.count == 0 and result.partial is not None:
-        deepest = f", deepest {result.partial.filled} of {puzzle.n_cells} cells"
-        if show != 0:
-            print(f"deepest partial board ({result.partial.filled} of {puzzle.n_cells} cells):\n"
-                  f"{format_board(puzzle, result.partial, args.colours)}\n", flush=True)
+    if partial is not None and show != 0:
+        print(f"deepest partial board ({reached}):\n"
+              f"{format_board(puzzle, partial, args.colours)}\n", flush=True)
+    deepest = "" if partial is None else f", deepest {reached}"
     text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}{deepest}; "
             f"engine {result.engine}, {result.stats.nodes:,} nodes{propagated}, search "
             f"{result.seconds:.3f} s ({extra.get('nodes_per_s', 0):,} nodes/s), jit "

@@ -316,10 +316,11 @@ class EdgeMatchingPuzzle:
         a = self.arrays
         ori = np.asarray(orientation_of_cell, dtype=np.int64)
         empty = ori < 0
-        ori = np.where(empty, 0, ori)
-        return BoardSolution(self.width, self.height,
-                             tuple(-1 if e else int(t) for e, t in zip(empty, a.ori_tile[ori])),
-                             tuple(0 if e else int(r) for e, r in zip(empty, a.ori_rot[ori])))
+        placed = np.where(empty, 0, ori)
+        tiles = np.where(empty, -1, a.ori_tile[placed])
+        rotations = np.where(empty, 0, a.ori_rot[placed])
+        return BoardSolution(self.width, self.height, tuple(int(t) for t in tiles),
+                             tuple(int(r) for r in rotations))
 
     def board_colours(self, solution: BoardSolution) -> np.ndarray:
         """The colours ``solution`` shows, as an int array ``[height, width, 4]`` (north, east,

@@ -33,7 +33,8 @@ from ..propagators import colorpair
 from ..result import Result, Stats
 from ..search import em_backtrack, em_cp, em_edges
 from ..search.driver import drive
-from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, check_options, shave_limit
+from ..search.edge_matching import (CELL_RULES, DEFAULT_SHAVE, check_options, deepest_search,
+                                    shave_limit)
 from .dlx import worker_id
 from .protocol import Frontier, Part, Path, Probe
 
@@ -133,8 +134,8 @@ class EdgeMatchingTree:
                     nodes=sum(s.nodes for s in searches), extra=extra, complete=complete,
                     seconds=seconds, solutions=solutions,
                     cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
-        best = max(searches, key=lambda s: s.deepest, default=None)
-        if best is not None and best.deepest > 0:
+        best = deepest_search(searches)
+        if best is not None:
             part.deepest, part.deepest_row = best.deepest, [int(o) for o in best.deepest_row()]
         return part
 

@@ -82,8 +82,9 @@ class RootChain:
 
     def progress(self) -> dict[str, int]:
         """The figures of a progress line (engines that keep their deepest node)."""
+        best = deepest_search(self.searches)
         return {"nodes": self.total("nodes"), "solutions": self.total("solutions"),
-                "deepest": max((int(s.deepest) for s in self.searches), default=0)}
+                "deepest": 0 if best is None else best.deepest}
 
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         while self.current is not None:
@@ -97,6 +98,13 @@ class RootChain:
             if new:
                 return self.current is None, new
         return True, 0
+
+
+def deepest_search(searches: Iterable[Any]) -> Any | None:
+    """Of ``searches`` that keep their deepest node, the one that filled the most cells; None
+    if none filled any."""
+    best = max(searches, key=lambda s: s.deepest, default=None)
+    return best if best is not None and best.deepest > 0 else None
 
 
 def hand_over(rows: Iterable[np.ndarray], on_orientations: Callable[[np.ndarray], None] | None,
@@ -205,9 +213,9 @@ def with_deepest(result: Result, puzzle: EdgeMatchingPuzzle, chain: RootChain) -
     """``result`` with the deepest node its searches entered: the cells filled there as
     ``deepest`` in its statistics, the board as ``partial`` (what a user attacking a board
     too hard to finish looks at: the best placement found)."""
-    best = max(chain.searches, key=lambda s: s.deepest, default=None)
+    best = deepest_search(chain.searches)
     result.stats.extra["deepest"] = 0 if best is None else best.deepest
-    if best is not None and best.deepest > 0:
+    if best is not None:
         result.partial = puzzle.solution_from_orientations(best.deepest_row())
     return result
 
