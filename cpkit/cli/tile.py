@@ -163,11 +163,18 @@ def run(args) -> int:
         note = result.stats.extra.get("proof")
         proof = f" (proved by {note}, no search needed)" if note else ""
         text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}){proof}, {state}; "
-                f"engine {result.engine}, {result.stats.fits:,} fits, "
-                f"{result.stats.no_fits:,} no-fits, "
+                f"engine {result.engine}, {search_effort(result)}, "
                 f"search {result.seconds:.3f} s, jit {result.jit_seconds:.2f} s")
         status = max(status, finish(result, args.json, text))
     return status
+
+
+def search_effort(result) -> str:
+    """Fits and no-fits for the compiled engines; CP-SAT places no pieces one by one, so its
+    effort is its branch count (the JSON's ``nodes``)."""
+    if result.engine == "cpsat":
+        return f"{result.stats.nodes:,} CP-SAT branches"
+    return f"{result.stats.fits:,} fits, {result.stats.no_fits:,} no-fits"
 
 
 #: Which engine takes which search option.

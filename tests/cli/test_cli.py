@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -52,6 +53,16 @@ def test_cpsat_engine_through_the_cli(capsys):
     _, out, _ = run(capsys, "tile", str(TILING / "pentominoes_20x3.txt"), "--engine", "cpsat",
                     "--unique", "raw", "--count-only", "--json")
     assert json.loads(out.splitlines()[-1])["solutions"] == 8
+
+
+def test_cpsat_summary_reports_branches_not_fits(capsys):
+    """CP-SAT places no piece one by one: the summary gives its branch count, the JSON's nodes,
+    not fits that would read 0."""
+    _, out, _ = run(capsys, "tile", str(TILING / "pentominoes_20x3.txt"), "--engine", "cpsat",
+                    "--unique", "raw", "--count-only")
+    summary = out.splitlines()[-1]
+    assert re.search(r"engine cpsat, [\d,]+ CP-SAT branches, search", summary), summary
+    assert "fits" not in summary
 
 
 def test_counting_modes(capsys):
