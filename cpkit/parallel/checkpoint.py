@@ -7,6 +7,11 @@ subproblem, and the indices of the pending ones.  Only finished subproblems are 
 run killed at any moment and resumed redoes the ones it was working on and counts every solution
 exactly once.
 
+A run that prints solutions (``--first``, ``--limit N``, ``--show N``) keeps some too: it
+prints at most ``kept`` of them, in the sequential order, so the file holds the solutions found
+above the split depth and, of each finished subproblem, those that can still be among the first
+``kept`` (``_trimmed``): a resumed run prints what the uninterrupted one would have.
+
 Files are replaced atomically: written to a temporary file in the same directory, flushed and
 fsynced, then renamed over the old one (and the directory fsynced), so a crash or ``kill -9``
 while writing leaves either the previous checkpoint or the new one, never a torn file.
@@ -75,25 +80,74 @@ class Checkpoint:
     above: Part
     done: dict[int, Part] = field(default_factory=dict)
     seconds: float = 0.0            # search time spent by the runs before this one
+    kept: int = 0                   # solutions the run prints at most (0: a counting run)
+    shallow: list[tuple[int, list[int]]] = field(default_factory=list)
+    solutions: dict[int, list[list[int]]] = field(default_factory=dict)
 
     @classmethod
-    def start(cls, model: dict[str, Any], options: dict[str, Any], frontier: Frontier
-              ) -> "Checkpoint":
+    def start(cls, model: dict[str, Any], options: dict[str, Any], frontier: Frontier,
+              kept: int = 0) -> "Checkpoint":
         return cls(model, canonical_options(options), frontier.depth, frontier.paths,
-                   frontier.above)
+                   frontier.above, kept=kept,
+                   shallow=[(k, list(s)) for k, s in frontier.shallow] if kept else [])
 
     @property
     def pending(self) -> list[int]:
         return [k for k in range(len(self.paths)) if k not in self.done]
 
+    def record(self, index: int, part: Part) -> None:
+        """Subproblem ``index`` finished: keep its figures and, in a run that prints, a copy of
+        its solutions (the run hands the part's own list out and empties it)."""
+        self.done[index] = part
+        if self.kept:
+            self.solutions[index] = list(part.solutions)
+
+    def frontier(self) -> Frontier:
+        """The split this checkpoint continues, with the solutions found above it."""
+        return Frontier(self.depth, self.paths, self.above, list(self.shallow))
+
+    def check_kept(self, needed: int, path: str | os.PathLike) -> None:
+        """Refuse to resume into a run that would print more solutions than this file kept."""
+        if needed <= self.kept:
+            return
+        if self.kept == 0:
+            raise InputError("the checkpoint comes from a counting run and holds no "
+                             "solutions to print: resume it with --count-only", str(path))
+        raise InputError(f"the checkpoint keeps the first {self.kept} solution(s); this run "
+                         f"would print up to {needed}: resume with --limit or --show at most "
+                         f"{self.kept} (or --count-only)", str(path))
+
+    def _trimmed(self) -> dict[int, list[list[int]]]:
+        """Each finished subproblem's solutions that can still be among the first ``kept`` of
+        the sequential order: counting those known before it (pending subproblems count as
+        none, so nothing needed is dropped), a subproblem past ``kept`` keeps none."""
+        shallow: dict[int, int] = {}
+        for k, _ in self.shallow:
+            shallow[k] = shallow.get(k, 0) + 1
+        out: dict[int, list[list[int]]] = {}
+        before = 0
+        for k in range(len(self.paths)):
+            before += shallow.get(k, 0)
+            if k in self.done:
+                room = max(0, self.kept - before)
+                if room and self.solutions.get(k):
+                    out[k] = self.solutions[k][:room]
+                before += self.done[k].count
+        return out
+
     def to_json(self) -> dict[str, Any]:
         best = max([self.above, *self.done.values()], key=lambda p: p.deepest)
-        return {"format": FORMAT, "version": VERSION, "model": self.model,
-                "options": self.options, "seconds": round(self.seconds, 3),
-                "split": {"depth": self.depth, "paths": self.paths},
-                "above": self.above.to_json(self.above is best),
-                "done": {str(k): p.to_json(p is best) for k, p in sorted(self.done.items())},
-                "pending": self.pending}
+        out = {"format": FORMAT, "version": VERSION, "model": self.model,
+               "options": self.options, "seconds": round(self.seconds, 3),
+               "split": {"depth": self.depth, "paths": self.paths},
+               "above": self.above.to_json(self.above is best),
+               "done": {str(k): p.to_json(p is best) for k, p in sorted(self.done.items())},
+               "pending": self.pending}
+        if self.kept:
+            out["kept"] = self.kept
+            out["shallow"] = [[k, s] for k, s in self.shallow]
+            out["solutions"] = {str(k): v for k, v in sorted(self._trimmed().items())}
+        return out
 
     def save(self, path: str | os.PathLike) -> None:
         """Replace ``path`` atomically (see the module docstring); ``InputError`` if it cannot
@@ -150,9 +204,17 @@ class Checkpoint:
             done = {int(k): Part.from_json(v) for k, v in data["done"].items()}
             if any(not 0 <= k < len(paths) for k in done):
                 raise ValueError("a finished subproblem index is out of range")
+            kept = int(data.get("kept", 0))
+            shallow = [(int(k), [int(v) for v in s]) for k, s in data.get("shallow", [])]
+            solutions = {int(k): [[int(v) for v in s] for s in sols]
+                         for k, sols in data.get("solutions", {}).items()}
+            if kept < 0 or any(k not in done for k in solutions):
+                raise ValueError("solutions of a subproblem that is not finished")
+            for k, sols in solutions.items():
+                done[k].solutions = list(sols)
             return cls(dict(data["model"]), canonical_options(dict(data["options"])),
                        int(split["depth"]), paths, Part.from_json(data["above"]), done,
-                       float(data.get("seconds", 0.0)))
+                       float(data.get("seconds", 0.0)), kept, shallow, solutions)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"corrupt checkpoint ({exc})", str(path)) from None
 

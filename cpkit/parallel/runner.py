@@ -147,8 +147,10 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             raise EngineUnavailable(f"the {name} engine cannot split its search: it runs with "
                                     f"--workers 1 and no --checkpoint, --resume or --scheduler")
         return in_sequence()
-    if durable and not count_only:
-        raise InputError("--checkpoint and --resume apply to counting runs (--count-only)")
+    if durable and not count_only and max_stored is None and limit is None:
+        raise InputError("a checkpointed run that prints solutions keeps them in the "
+                         "checkpoint: give --first, --limit N or --show N (or count with "
+                         "--count-only)")
     if durable and source is None:
         raise InputError("checkpoints need the puzzle as a file path (to record its identity)")
     if checkpoint is not None:
@@ -296,7 +298,8 @@ class Coordinator:
         if self.resume_file is not None:
             ck = Checkpoint.load(self.resume_file)
             ck.check_matches(self.source, self._recorded_options(), self.resume_file)
-            return Frontier(ck.depth, ck.paths, ck.above), ck, 0.0
+            ck.check_kept(self._kept(), self.resume_file)
+            return ck.frontier(), ck, 0.0
         budget = plan.planning_budget(self.time_limit)
         target = self.subproblems or plan.subproblem_target(self.tree, workers,
                                                              seconds=budget)[0]
@@ -306,13 +309,19 @@ class Coordinator:
             signals.raised is not None or (deadline is not None and time.time() >= deadline)))
         ck = None
         if self.checkpoint_file is not None and frontier.above.complete:
-            ck = Checkpoint.start(self.source, self._recorded_options(), frontier)
+            ck = Checkpoint.start(self.source, self._recorded_options(), frontier,
+                                  self._kept())
         return frontier, ck, time.time() - began
 
     def _cap(self) -> int | None:
         """How many solutions the run hands out at most (None: all)."""
         caps = [c for c in (self.max_stored, self.limit) if c is not None]
         return min(caps, default=None)
+
+    def _kept(self) -> int:
+        """How many solutions a checkpoint of this run keeps: as many as it prints at most
+        (``run`` refuses a checkpointed run that would print them all), none when counting."""
+        return (self._cap() or 0) if self.store else 0
 
     def _streams(self) -> bool:
         """Whether solutions go to ``on_solution`` while the run goes (``InOrder``)."""
@@ -370,9 +379,12 @@ class Coordinator:
 
         def collect(finished) -> None:
             for k, part in finished:
-                (done if part.complete else partial)[k] = part
+                if not part.complete:
+                    partial[k] = part
+                    continue
+                done[k] = part
                 if ck is not None:
-                    ck.done = {i: p for i, p in done.items()}
+                    ck.record(k, part)      # before ``in_order`` hands its solutions out
 
         try:
             while len(done) < len(frontier.paths):

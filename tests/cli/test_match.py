@@ -187,6 +187,24 @@ def test_a_checkpoint_resumes_with_the_default_shaving_given_explicitly(capsys, 
     assert status == 0 and json.loads(out.splitlines()[-1])["solutions"] == 16
 
 
+def test_a_first_or_limit_run_can_be_checkpointed_and_resumed(capsys, tmp_path):
+    """``--first`` and ``--limit N`` take ``--checkpoint`` (an attack on a hard board with
+    ``--first`` can be stopped and continued); resuming prints the same boards.  A run that
+    would print every solution is refused, one line."""
+    board = EM / "gen_5_b3i4_s3.txt"
+    ck = tmp_path / "em.ck"
+    common = ["--engine", "backtrack", "--workers", "1", "--subproblems", "20"]
+    status, before, _ = run(capsys, "match", board, *common, "--limit", "3", "--checkpoint", ck)
+    assert status == 0 and before.count("solution ") == 3
+    status, again, _ = run(capsys, "match", board, *common, "--limit", "3", "--resume", ck)
+    boards = [chunk for chunk in again.split("\n\n") if chunk.startswith("solution ")]
+    assert status == 0 and len(boards) == 3 and all(b in before for b in boards)
+    status, first, _ = run(capsys, "match", board, *common, "--first", "--checkpoint", ck)
+    assert status == 0 and first.split("\n\n")[0] == boards[0]
+    one_line_error(capsys, "match", board, *common, "--checkpoint", ck,
+                   match="give --first, --limit N or --show N")
+
+
 def test_the_python_model_refuses_boards_beyond_its_depth(capsys, tmp_path):
     big = generated(capsys, tmp_path, 17, 5, 17)
     one_line_error(capsys, "match", big, "--engine", "alldiff", match="at most 256 cells")

@@ -140,3 +140,36 @@ def test_a_shaving_limit_given_as_text_is_the_number(tmp_path):
     data["options"]["shave"] = "ALL"
     older.write_text(json.dumps(data))
     Checkpoint.load(older).check_matches(ident, {"engine": "cp", "shave": "all"}, "x")
+
+
+def test_a_printing_run_keeps_only_the_solutions_it_may_still_print(tmp_path):
+    """``kept`` = 3: a solution above the split (before subproblem 0) and subproblem 0's two
+    fill the three places; subproblem 2 comes after them and keeps none.  Subproblem 1 is
+    pending, so what follows it cannot be known to come later than a printed one: nothing
+    needed is ever dropped."""
+    ident = model_identity(TILING / "somacube.txt")
+    frontier = Frontier(1, [[0], [1], [2]], Part(count=1), shallow=[(0, [9, 9])])
+    ck = Checkpoint.start(ident, {"unique": "raw"}, frontier, kept=3)
+    ck.record(0, Part(count=2, solutions=[[1, 0], [1, 1]]))
+    ck.record(2, Part(count=1, solutions=[[3, 0]]))
+    path = tmp_path / "a.ck"
+    ck.save(path)
+    back = Checkpoint.load(path)
+    assert back.kept == 3 and back.shallow == [(0, [9, 9])]
+    assert back.done[0].solutions == [[1, 0], [1, 1]] and back.done[2].solutions == []
+    assert back.frontier().shallow == [(0, [9, 9])]
+    ck.record(1, Part(count=0))
+    ck.done.pop(0)
+    ck.solutions.pop(0)
+    assert ck._trimmed() == {2: [[3, 0]]}
+
+
+def test_solutions_of_an_unfinished_subproblem_are_refused(tmp_path):
+    ck = sample(tmp_path)
+    path = tmp_path / "a.ck"
+    ck.save(path)
+    data = json.loads(path.read_text())
+    data.update(kept=2, shallow=[], solutions={"0": [[1, 2]]})
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="corrupt checkpoint"):
+        Checkpoint.load(path)

@@ -4,6 +4,7 @@ solution order, checkpoints through the API, and the errors users can make."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -217,6 +218,93 @@ def test_checkpoint_through_the_api_resumes_to_the_same_count(tmp_path):
     same_figures(again, sequential)
     with pytest.raises(InputError, match="other options"):
         cpkit.count(str(path), unique="rotation", workers=1, resume=str(ck))
+
+
+def _stall_after(monkeypatch, finished: int) -> None:
+    """The in-process backend hands back ``finished`` subproblems, then none (until the run's
+    time limit ends it): an interruption at a known point."""
+    import time
+
+    from cpkit.parallel import backends
+
+    poll = backends.InlineBackend.poll
+    handed: list[int] = []
+
+    def stalled(self, timeout):
+        if len(handed) >= finished:
+            time.sleep(timeout)
+            return []
+        out = poll(self, timeout)
+        handed.extend(k for k, _ in out)
+        return out
+
+    monkeypatch.setattr(backends.InlineBackend, "poll", stalled)
+
+
+@pytest.mark.parametrize("options", [{"limit": 600}, {"max_stored": 600}])
+def test_a_checkpointed_run_that_prints_resumes_to_the_same_solutions(tmp_path, monkeypatch,
+                                                                      options):
+    """A run that prints (``--limit N``, ``--show N``) may be checkpointed: the file keeps the
+    solutions it may still print, and the resumed run prints the sequential run's first N
+    (the subproblems it had finished included) and counts as it would have."""
+    path = str(TILING / "somacube.txt")
+    sequential = solve(cpkit.load(path), unique="raw")
+    ck = str(tmp_path / "soma.ck")
+    run = dict(unique="raw", workers=1, subproblems=300, **options)
+    _stall_after(monkeypatch, 4)
+    seen: list = []
+    first = cpkit.solve(path, checkpoint=ck, time_limit=2.0, on_solution=seen.append, **run)
+    assert first.stop_reason == "time_limit" and seen == sequential.solutions[:len(seen)]
+    data = json.loads(Path(ck).read_text())
+    assert data["kept"] == 600 and len(data["done"]) == 4
+    kept = sum(len(v) for v in data["solutions"].values()) + len(data["shallow"])
+    assert 0 < kept <= 600 + len(data["shallow"])
+    monkeypatch.undo()
+    again: list = []
+    resumed = cpkit.solve(path, resume=ck, checkpoint=ck, on_solution=again.append, **run)
+    assert again == sequential.solutions[:600]
+    assert resumed.count == (600 if "limit" in options else sequential.count)
+
+
+def test_checkpoints_keep_only_what_a_resumed_run_can_print(tmp_path):
+    """Printing every solution would need them all in the file; a counting run's file holds
+    none; a file that kept N cannot serve a run that prints more."""
+    path = str(TILING / "somacube.txt")
+    ck = str(tmp_path / "a.ck")
+    with pytest.raises(InputError, match="give --first, --limit N or --show N"):
+        cpkit.solve(path, unique="raw", workers=1, checkpoint=ck)
+    cpkit.solve(path, unique="raw", workers=1, limit=5, checkpoint=ck, subproblems=50)
+    with pytest.raises(InputError, match="keeps the first 5 solution.*at most 5"):
+        cpkit.solve(path, unique="raw", workers=1, limit=6, resume=ck)
+    assert cpkit.solve(path, unique="raw", workers=1, limit=3, resume=ck).count == 3
+    cpkit.solve(path, unique="raw", workers=1, count_only=True, checkpoint=ck, subproblems=50)
+    with pytest.raises(InputError, match="counting run and holds no solutions"):
+        cpkit.solve(path, unique="raw", workers=1, limit=1, resume=ck)
+
+
+def test_a_limit_run_ends_when_any_subproblem_holds_the_limit(tiling_instance, monkeypatch):
+    """Promptness over the sequential first N (docs/architecture.md, "Split runs"): with the
+    subproblems searched last first, the run ends in the first one searched that holds a
+    solution, without searching those before it, and reports that genuine solution."""
+    from cpkit.parallel import backends, runner
+    from cpkit.parallel import job as jobs
+    from cpkit.result import verify_tiling
+
+    def last_first(self, timeout):
+        if not self._queue or self._cancelled():
+            return []
+        index, path, spec = self._queue.pop()
+        return [(index, jobs.solve_task(self.job, path, spec, self._cancelled))]
+
+    monkeypatch.setattr(backends.InlineBackend, "poll", last_first)
+    monkeypatch.setattr(runner.Coordinator, "_backend", lambda self, signals:
+                        backends.InlineBackend(lambda: signals.raised is not None))
+    puzzle = tiling_instance("somacube.txt")
+    result = cpkit.solve(puzzle, unique="raw", workers=2, subproblems=50, limit=1)
+    first = solve(puzzle, unique="raw", limit=1).solutions[0]
+    assert result.count == 1 and result.stop_reason == "limit"
+    assert result.stats.extra["subproblems_done"] < result.stats.extra["subproblems"] - 1
+    assert verify_tiling(puzzle, result.solutions[0]) == [] and result.solutions[0] != first
 
 
 SLOW_PUZZLES = [("pentominoes_10x6.txt", "raw"), ("pentominoes_12x5.txt", "rotation"),
