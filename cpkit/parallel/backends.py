@@ -94,7 +94,8 @@ def _worker_main(job_bytes: bytes, tasks, results, stop, parent: int) -> None:
             index, path, spec = task
             if cancel():
                 break
-            results.put(("done", index, jobs.solve_task(job, path, spec, cancel)))
+            results.put(("done", index, jobs.solve_task(job, path, spec, cancel,
+                                                         _reporter(results, index))))
     except CpkitError as exc:
         results.put(("error", os.getpid(), str(exc)))
     except BaseException as exc:                      # report, never hang the coordinator
@@ -106,6 +107,24 @@ def _worker_main(job_bytes: bytes, tasks, results, stop, parent: int) -> None:
             results.cancel_join_thread()
 
 
+#: Seconds between a worker's reports of the subproblem it is searching.
+REPORT_SECONDS = 1.0
+
+
+def _reporter(results, index: int) -> Callable[[dict[str, int]], None]:
+    """What a worker calls after each slice of subproblem ``index``: at most every
+    REPORT_SECONDS, its running figures go to the coordinator (``running``)."""
+    last = [time.perf_counter()]
+
+    def report(figures: dict[str, int]) -> None:
+        now = time.perf_counter()
+        if now - last[0] >= REPORT_SECONDS:
+            last[0] = now
+            results.put(("progress", index, dict(figures)))
+
+    return report
+
+
 class LocalBackend:
     """Worker processes on this machine (spawned, so safe on every platform and with numba)."""
 
@@ -113,6 +132,12 @@ class LocalBackend:
         self.workers = workers
         self._ctx = mp.get_context("spawn")
         self._procs: list = []
+        self._running: dict[int, dict[str, int]] = {}
+
+    def running(self) -> dict[int, dict[str, int]]:
+        """The last figures reported from the subproblems being searched (nodes, solutions,
+        deepest), by index; a subproblem leaves when its part comes back."""
+        return dict(self._running)
 
     def start(self, job: jobs.Job) -> None:
         self._started = time.perf_counter()
@@ -162,6 +187,9 @@ class LocalBackend:
         while msg is not None:
             if msg[0] == "done":
                 out.append((msg[1], msg[2]))
+                self._running.pop(msg[1], None)
+            elif msg[0] == "progress":
+                self._running[msg[1]] = msg[2]
             try:
                 msg = self._results.get_nowait()
             except queue.Empty:

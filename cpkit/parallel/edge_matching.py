@@ -59,6 +59,8 @@ class EdgeMatchingTree:
     #: A probe step runs a fresh search per level (cheap next to a tiling's replay).
     order_probes = 400
     size_probes = 40
+    #: ``solve`` takes ``on_progress`` (the running figures of a subproblem, for the line).
+    reports_progress = True
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, engine: str, unique: str,
                  engine_options: dict[str, Any]):
@@ -167,9 +169,11 @@ class EdgeMatchingTree:
 
     def solve(self, path: Path, *, store: bool, limit: int | None = None,
               time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
-              max_stored: int | None = None) -> Part:
+              max_stored: int | None = None,
+              on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
         if not path:
-            return self._solve_roots(store, limit, time_limit, cancel, max_stored)
+            return self._solve_roots(store, limit, time_limit, cancel, max_stored,
+                                     on_progress)
         solutions: list[list[int]] = []
 
         def sink(row: np.ndarray) -> None:
@@ -178,22 +182,33 @@ class EdgeMatchingTree:
 
         cpu = time.thread_time()
         search = self._search(path, store, sink)
+        report = None if on_progress is None else lambda: on_progress(
+            {"nodes": search.nodes, "solutions": search.solutions, "deepest": search.deepest})
         # Every solution counts here, so the kernel itself stops at ``limit``.
-        outcome = drive(search.step, limit=limit, time_limit=time_limit, cancel=cancel)
+        outcome = drive(search.step, limit=limit, time_limit=time_limit, cancel=cancel,
+                        on_progress=report)
         return self._part([search], search.solutions, outcome.complete, outcome.seconds,
                           solutions, cpu)
 
     def _solve_roots(self, store: bool, limit: int | None, time_limit: float | None,
-                     cancel: Callable[[], bool] | None, max_stored: int | None) -> Part:
+                     cancel: Callable[[], bool] | None, max_stored: int | None,
+                     on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
         """The whole tree: every root in turn, as the sequential run chains them."""
         total = Part(worker=worker_id())
         start = time.perf_counter()
+
+        def so_far(figures: dict[str, int]) -> None:
+            on_progress({"nodes": total.nodes + figures["nodes"],
+                         "solutions": total.count + figures["solutions"],
+                         "deepest": max(total.deepest, figures["deepest"])})
+
         for r in range(len(self.roots)):
             left = None if time_limit is None else max(1e-3, time_limit - total.seconds)
             part = self.solve([r], store=store, cancel=cancel, time_limit=left,
                               limit=None if limit is None else limit - total.count,
                               max_stored=None if max_stored is None
-                              else max_stored - len(total.solutions))
+                              else max_stored - len(total.solutions),
+                              on_progress=None if on_progress is None else so_far)
             total.add(part)
             if not part.complete or (limit is not None and total.count >= limit):
                 total.complete = r == len(self.roots) - 1 and part.complete

@@ -76,19 +76,27 @@ class _Line:
 
 
 class Progress(_Line):
+    """A split run's line.  ``n_cells`` (edge matching) adds the deepest board so far."""
+
     def __init__(self, total: int, estimates: list[float], enabled: bool,
-                 stream: TextIO | None = None):
+                 stream: TextIO | None = None, n_cells: int = 0):
         super().__init__(enabled, stream)
         self.total = total
         self.estimates = estimates
+        self.n_cells = n_cells
 
-    def update(self, done: set[int], solutions: int, nodes: int, force: bool = False) -> None:
+    def update(self, done: set[int], solutions: int, nodes: int, force: bool = False,
+               running_nodes: int = 0, deepest: int = 0) -> None:
+        """``nodes``: those of the finished subproblems (they scale the time left);
+        ``running_nodes``: those the workers report from the subproblems they are searching
+        (they count in the rate: on a hard board no subproblem may finish for hours)."""
         if not self._due(force):
             return
         elapsed = time.perf_counter() - self.start
-        rate = nodes / elapsed if elapsed > 0 else 0.0
+        rate = (nodes + running_nodes) / elapsed if elapsed > 0 else 0.0
+        board = f"  deepest {deepest}/{self.n_cells}" if self.n_cells else ""
         self._draw(f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
-                   f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s  "
+                   f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s{board}  "
                    f"left ~{_duration(self.time_left(done, nodes, rate))}")
 
     def _bar(self, done: int) -> str:

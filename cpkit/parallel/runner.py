@@ -371,7 +371,9 @@ class Coordinator:
         for k in pending:
             backend.submit(k, frontier.paths[k], spec)
         partial: dict[int, Part] = {}
-        bar = Progress(len(frontier.paths), sizes, self.show_progress)
+        boards = self.job.family == "edge_matching"         # parts keep the deepest board
+        bar = Progress(len(frontier.paths), sizes, self.show_progress,
+                       n_cells=self.job.model.n_cells if boards else 0)
         in_order = InOrder(frontier, self.tree.decode, self.on_solution if self.store else None,
                            self._cap(), bar.clear)
         last_save = time.perf_counter()
@@ -407,8 +409,7 @@ class Coordinator:
                     ck.seconds = self._previous(ck) + split_seconds + (now - start)
                     ck.save(self.checkpoint_file)
                     last_save = now
-                bar.update(set(done), frontier.above.count + sum(p.count for p in done.values()),
-                           sum(p.nodes for p in done.values()))
+                self._draw(bar, frontier, done, backend)
             if len(done) < len(frontier.paths):
                 backend.cancel()
                 collect(backend.drain(10.0))
@@ -424,6 +425,19 @@ class Coordinator:
         started["plan_seconds"] = plan_seconds
         return self._merge(frontier, done, partial, reason, seconds, split_seconds, started,
                            backend, ck, in_order)
+
+    @staticmethod
+    def _draw(bar: Progress, frontier: Frontier, done: dict[int, Part], backend) -> None:
+        """The progress line: finished subproblems, and what the workers report from those
+        they are searching (local workers only; others report nothing until a part is done)."""
+        running = {k: f for k, f in getattr(backend, "running", dict)().items() if k not in done}
+        finished = [frontier.above, *done.values()]
+        bar.update(set(done),
+                   sum(p.count for p in finished) + sum(f["solutions"] for f in running.values()),
+                   sum(p.nodes for p in done.values()),
+                   running_nodes=sum(f["nodes"] for f in running.values()),
+                   deepest=max([p.deepest for p in finished] +
+                               [f["deepest"] for f in running.values()]))
 
     def _previous(self, ck: Checkpoint) -> float:
         if not hasattr(self, "_resumed_seconds"):

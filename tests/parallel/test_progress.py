@@ -71,3 +71,39 @@ def test_search_line_silent_when_disabled():
     line.update({"nodes": 1, "solutions": 1, "deepest": 25}, force=True)
     line.close()
     assert out.getvalue() == ""
+
+
+def test_a_split_line_counts_running_subproblems_in_its_rate_and_shows_the_deepest_board():
+    """On a hard board no subproblem may finish for hours: the rate counts the nodes the
+    workers report from the subproblems they are searching, and with no subproblem finished
+    the time left is the estimates at that rate (it showed 0.00 M nodes/s and no time)."""
+    out = io.StringIO()
+    bar = Progress(4, [1e9] * 4, enabled=True, stream=out, n_cells=256)
+    time.sleep(0.05)
+    bar.update(set(), 0, 0, force=True, running_nodes=5_000_000, deepest=199)
+    bar.close()
+    last = out.getvalue().rsplit("\r", 1)[-1]
+    assert "0/4 subproblems" in last and "deepest 199/256" in last
+    assert float(last.split(" M nodes/s")[0].split()[-1]) > 1
+    assert "left ~" in last and "left ~?" not in last
+    tiling = io.StringIO()
+    Progress(4, [1.0] * 4, enabled=True, stream=tiling).update({0}, 1, 10, force=True)
+    assert "deepest" not in tiling.getvalue()
+
+
+def test_local_workers_report_the_subproblems_they_are_searching(capsys):
+    """A ``--first`` split run on an Eternity-size board: no subproblem finishes in the time
+    limit, yet the line shows the workers' node rate and deepest board (it showed 0.00 M
+    nodes/s and nothing else until a subproblem came back)."""
+    import cpkit
+    from cpkit.models.em_generator import generate
+
+    board = generate(16, border_colours=5, inner_colours=17, seed=7)
+    result = cpkit.solve(board, engine="backtrack", workers=2, first=True, time_limit=4.0,
+                         progress=True)
+    assert result.stats.extra["subproblems_done"] == 0 and result.count == 0
+    lines = [line for line in capsys.readouterr().err.split("\r") if "subproblems" in line]
+    rates = [float(line.split(" M nodes/s")[0].split()[-1]) for line in lines]
+    assert max(rates) > 0.1
+    deepest = [int(line.split("deepest ")[1].split("/")[0]) for line in lines]
+    assert max(deepest) > 100
