@@ -208,7 +208,9 @@ class Checkpoint:
             shallow = [(int(k), [int(v) for v in s]) for k, s in data.get("shallow", [])]
             solutions = {int(k): [[int(v) for v in s] for s in sols]
                          for k, sols in data.get("solutions", {}).items()}
-            if kept < 0 or any(k not in done for k in solutions):
+            if kept < 0:
+                raise ValueError("a negative number of solutions kept")
+            if any(k not in done for k in solutions):
                 raise ValueError("solutions of a subproblem that is not finished")
             for k, sols in solutions.items():
                 done[k].solutions = list(sols)
