@@ -416,7 +416,6 @@ class Coordinator:
         finally:
             bar.close()
             if ck is not None and self.checkpoint_file is not None:
-                ck.done = dict(done)
                 ck.seconds = self._previous(ck) + split_seconds + (time.perf_counter() - start)
                 ck.save(self.checkpoint_file)
         if signals.raised:
@@ -430,7 +429,9 @@ class Coordinator:
     def _draw(bar: Progress, frontier: Frontier, done: dict[int, Part], backend) -> None:
         """The progress line: finished subproblems, and what the workers report from those
         they are searching (local workers only; others report nothing until a part is done)."""
-        running = {k: f for k, f in getattr(backend, "running", dict)().items() if k not in done}
+        if not bar.enabled:
+            return
+        running = {k: f for k, f in backend.running().items() if k not in done}
         finished = [frontier.above, *done.values()]
         bar.update(set(done),
                    sum(p.count for p in finished) + sum(f["solutions"] for f in running.values()),
