@@ -40,6 +40,7 @@ def worker_id() -> str:
 class DlxTree:
     """A prepared DLX search, split into subtrees (see ``protocol.Splittable``)."""
 
+
     def __init__(self, prepared: dlx.Prepared, *, accept: Callable[[np.ndarray], bool] | None,
                  decode: Callable[[list[int]], Any],
                  make_result: Callable[..., Result], proof: Result | None = None):
@@ -111,7 +112,8 @@ class DlxTree:
 
     def solve(self, path: Path, *, store: bool, limit: int | None = None,
               time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
-              max_stored: int | None = None) -> Part:
+              max_stored: int | None = None,
+              on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
         counted = 0
         solutions: list[list[int]] = []
 
@@ -129,8 +131,11 @@ class DlxTree:
         rows_needed = store or not self.accept_all
         search = self._fresh(on_rows, rows_needed)
         self._descend(search, path)
+        report = None if on_progress is None else lambda: on_progress(
+            {"nodes": search.nodes, "solutions": counted if rows_needed else search.solutions,
+             "deepest": search.deepest})
         outcome = drive(search.step, limit=None if rows_needed else limit,
-                        time_limit=time_limit, cancel=cancel)
+                        time_limit=time_limit, cancel=cancel, on_progress=report)
         count = counted if rows_needed else search.solutions
         return self._part(search, count, outcome.complete, outcome.seconds, solutions, cpu)
 

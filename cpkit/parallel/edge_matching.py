@@ -59,8 +59,6 @@ class EdgeMatchingTree:
     #: A probe step runs a fresh search per level (cheap next to a tiling's replay).
     order_probes = 400
     size_probes = 40
-    #: ``solve`` takes ``on_progress`` (the running figures of a subproblem, for the line).
-    reports_progress = True
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, engine: str, unique: str,
                  engine_options: dict[str, Any]):

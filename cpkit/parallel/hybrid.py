@@ -118,7 +118,8 @@ class HybridTree:
 
     def solve(self, path: Path, *, store: bool, limit: int | None = None,
               time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
-              max_stored: int | None = None) -> Part:
+              max_stored: int | None = None,
+              on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
         counted = 0
         solutions: list[list[int]] = []
 
@@ -134,7 +135,10 @@ class HybridTree:
 
         cpu = time.thread_time()
         search = self._at(path, sink)
-        outcome = drive(search.step, limit=None, time_limit=time_limit, cancel=cancel)
+        report = None if on_progress is None else lambda: on_progress(
+            {"nodes": search.nodes, "solutions": counted, "deepest": search.deepest})
+        outcome = drive(search.step, limit=None, time_limit=time_limit, cancel=cancel,
+                        on_progress=report)
         return self._part(counted, outcome.complete, outcome.seconds, solutions, cpu)
 
     def _children(self, path: Path) -> tuple[int, list[int], list[np.ndarray]]:

@@ -74,11 +74,7 @@ def solve_task(job: Job, path: Path, spec: TaskSpec,
                cancel: Callable[[], bool] | None = None,
                on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
     """Search one subproblem.  ``on_progress`` gets the running figures (nodes, solutions,
-    deepest) after each slice, from the trees that report them (``reports_progress``)."""
-    searched = tree(job)
-    reporting = ({"on_progress": on_progress}
-                 if on_progress is not None and getattr(searched, "reports_progress", False)
-                 else {})
-    return searched.solve(path, store=spec.store, limit=spec.limit,
-                          time_limit=spec.time_left(), cancel=cancel,
-                          max_stored=spec.max_stored, **reporting)
+    deepest) after each slice."""
+    return tree(job).solve(path, store=spec.store, limit=spec.limit,
+                           time_limit=spec.time_left(), cancel=cancel,
+                           max_stored=spec.max_stored, on_progress=on_progress)

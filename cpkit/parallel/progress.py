@@ -1,15 +1,14 @@
 """The progress line of a long run, on standard error when it is a terminal.
 
 One line rewritten in place.  A split run's (``Progress``): a bar of subproblems done / total,
-solutions so far, nodes per second, and the time left.  A run in one process (``SearchLine``,
-the edge-matching engines that report it: ``--first`` on a hard board runs there) shows the
-elapsed time, nodes, nodes per second, solutions and the deepest partial board so far, since it
-has no subproblems to estimate a time left from.  The time left comes from Knuth estimates of
-the pending subproblems' sizes, corrected by how the finished ones compared with their estimates
-(a ratio estimator), at the node rate measured so far; it sharpens as subproblems finish.
-Written by hand rather than with a progress-bar library: the line's fields are ours, and a
-library's time left (from the rate of finished items) would mislead on subproblems of very
-different sizes.
+solutions so far, nodes per second, and the time left.  A run in one process (``SearchLine``, the
+numba engines: ``--first`` and ``--limit N`` runs stay there) shows the elapsed time, nodes, nodes
+per second, solutions and the deepest node so far (cells filled, pieces or options placed), since it
+has no subproblems to estimate a time left from.  The time left comes from Knuth estimates of the
+pending subproblems' sizes, corrected by how the finished ones compared with their estimates (a
+ratio estimator), at the node rate measured so far; it sharpens as subproblems finish.  Written by
+hand rather than with a progress-bar library: the line's fields are ours, and a library's time left
+(from the rate of finished items) would mislead on subproblems of very different sizes.
 """
 
 from __future__ import annotations
@@ -25,12 +24,23 @@ REFRESH_SECONDS = 0.25
 BAR = 20
 
 
-def _duration(seconds: float) -> str:
+DAY = 86_400
+YEAR = 365.25 * DAY
+
+
+def duration(seconds: float) -> str:
+    """A time for the line: ``41s``, ``3m05s``, ``5h07m``, ``3d04h``, ``876 years`` (a time
+    left in hours showed ``7672868h10m`` on a large tiling)."""
     if seconds != seconds or seconds == float("inf"):
         return "?"
+    if seconds >= 2 * YEAR:
+        return f"{seconds / YEAR:,.0f} years"
     seconds = int(round(seconds))
-    h, rest = divmod(seconds, 3600)
+    d, rest = divmod(seconds, DAY)
+    h, rest = divmod(rest, 3600)
     m, s = divmod(rest, 60)
+    if d:
+        return f"{d}d{h:02d}h"
     return f"{h}h{m:02d}m" if h else (f"{m}m{s:02d}s" if m else f"{s}s")
 
 
@@ -97,7 +107,7 @@ class Progress(_Line):
         board = f"  deepest {deepest}/{self.n_cells}" if self.n_cells else ""
         self._draw(f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
                    f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s{board}  "
-                   f"left ~{_duration(self.time_left(done, nodes, rate))}")
+                   f"left ~{duration(self.time_left(done, nodes, rate))}")
 
     def _bar(self, done: int) -> str:
         filled = int(BAR * done / self.total) if self.total else BAR
@@ -114,22 +124,31 @@ class Progress(_Line):
 
 
 class SearchLine(_Line):
-    """A one-process search's line: ``update`` takes the figures ``RootChain.progress`` gives
-    (nodes, solutions, deepest) and is called after every slice of the search.  Its clock
-    starts at the first slice, so compiling the kernels does not count as search time."""
+    """A one-process search's line: ``update`` takes the figures a search reports (nodes, solutions,
+    deepest: ``RootChain.progress``, ``driver.reporter``) and is called after every slice of the
+    search.  Its clock starts at the end of the first slice, whose nodes it leaves out of the rate:
+    compiling the kernels is not search time, and a first slice timed from its end alone showed a
+    thousand million nodes a second.  ``deepest`` is shown as "K of ``size`` ``unit``", or "K
+    ``unit``" when the size is not known (an exact cover's depth)."""
 
-    def __init__(self, n_cells: int, enabled: bool, stream: TextIO | None = None):
+    def __init__(self, size: int | None, enabled: bool, stream: TextIO | None = None,
+                 unit: str = "cells"):
         super().__init__(enabled, stream)
-        self.n_cells = n_cells
+        self.size = size
+        self.unit = unit
         self.started: float | None = None
+        self.nodes_before = 0
 
     def update(self, figures: dict[str, int], force: bool = False) -> None:
         if self.started is None:
             self.started = time.perf_counter()
+            self.nodes_before = figures["nodes"]
+            return
         if not self._due(force):
             return
         elapsed = time.perf_counter() - self.started
-        rate = figures["nodes"] / elapsed if elapsed > 0 else 0.0
-        self._draw(f"{_duration(elapsed)}  {figures['nodes']:,} nodes  {rate / 1e6:.2f} M "
+        rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
+        of = f" of {self.size}" if self.size else ""
+        self._draw(f"{duration(elapsed)}  {figures['nodes']:,} nodes  {rate / 1e6:.2f} M "
                    f"nodes/s  {count_phrase(figures['solutions'])}  deepest "
-                   f"{figures['deepest']} of {self.n_cells} cells")
+                   f"{figures['deepest']}{of} {self.unit}")

@@ -164,13 +164,14 @@ class Splittable(Protocol):
         ``paths`` only those met so far."""
 
     def solve(self, path: Path, *, store: bool, limit: int | None, time_limit: float | None,
-              cancel: Callable[[], bool] | None, max_stored: int | None = None) -> Part:
+              cancel: Callable[[], bool] | None, max_stored: int | None = None,
+              on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
         """Search the subtree below ``path`` (and nothing else) until done, ``limit`` counted
         solutions, ``time_limit`` seconds or ``cancel()``; ``Part.complete`` says which.  With
         ``store``, ``Part.solutions`` holds the first ``max_stored`` solutions (None: all).
-        A tree whose ``reports_progress`` is True also takes ``on_progress``, called after
-        each slice with the running figures ``{"nodes", "solutions", "deepest"}`` (local
-        workers send them to the coordinator's progress line)."""
+        ``on_progress`` is called after each slice with the running figures ``{"nodes",
+        "solutions", "deepest"}`` (local workers send them to the coordinator's progress
+        line)."""
 
     def probe(self, path: Path, rand: list[float], stop_depth: int | None) -> Probe:
         """Descend from ``path`` at random (``rand[l]`` in [0, 1) picks the branch at depth l);

@@ -29,7 +29,8 @@ from .protocol import Frontier, Part
 AUTO_MIN_NODES = 500_000
 #: (family, engine) pairs whose ``solve`` takes ``on_progress``: a run of theirs in one process
 #: (e.g. ``--first`` on a hard board) draws a ``SearchLine``.
-SEARCH_LINE_ENGINES = {("edge_matching", engine) for engine in ("cp", "backtrack", "edges")}
+SEARCH_LINE_ENGINES = {("edge_matching", engine) for engine in ("cp", "backtrack", "edges")} | {
+    ("tiling", engine) for engine in ("dlx", "fila", "hybrid", "auto")} | {("exact_cover", "dlx")}
 POLL_SECONDS = 0.2
 
 
@@ -113,8 +114,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     def in_sequence() -> Result:
         """The search in this process (with its own progress line where the engine reports
         one); with ``max_stored``, the first solutions only."""
-        line = SearchLine(getattr(model, "n_cells", 0),
-                          progress and (family, name) in SEARCH_LINE_ENGINES)
+        line = search_line(model, family, progress and (family, name) in SEARCH_LINE_ENGINES)
         reporting = {"on_progress": line.update} if line.enabled else {}
 
         def on_cleared_line(solution: Any) -> None:
@@ -183,6 +183,17 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
                            count_only, on_solution, checkpoint, resume, checkpoint_every,
                            progress, source, subproblems, max_stored).run(signals)
+
+
+def search_line(model: Any, family: str, enabled: bool) -> SearchLine:
+    """The progress line of a run in one process: the deepest node in cells filled (edge
+    matching), pieces placed (tiling) or options chosen (exact cover, whose depth has no
+    fixed size)."""
+    if family == "tiling":
+        return SearchLine(model.n_pieces, enabled, unit="pieces")
+    if family == "exact_cover":
+        return SearchLine(None, enabled, unit="options")
+    return SearchLine(getattr(model, "n_cells", 0), enabled)
 
 
 def _in_process(tree, limit, time_limit, count_only, on_solution, max_stored) -> Result:

@@ -20,7 +20,7 @@ from ..models.exact_cover import ExactCover
 from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from . import _dlx_kernel as K
-from .driver import drive
+from .driver import drive, reporter
 from .heuristics import DLX_LETTERS, Schedule, parse_schedule, tables
 from .jit import warm
 
@@ -155,6 +155,12 @@ class DlxSearch:
     @property
     def nodes(self) -> int:
         return int(self.counters[K.CT_NODES])
+
+    @property
+    def deepest(self) -> int:
+        """The most options chosen at a node so far (a level is reached only through a choice
+        at every level above it, so the levels with choices are the first ones)."""
+        return int(np.count_nonzero(self.fits))
 
     def constraint_stats(self) -> dict[str, int]:
         return {"parity_backtracks": int(self.counters[K.CT_PARITY_BACKTRACKS]),
@@ -311,20 +317,25 @@ def prepare_tiling(puzzle: Puzzle, keep: np.ndarray | None = None, heuristic: st
 
 
 def run(prepared: Prepared, *, store: bool, limit: int | None, time_limit: float | None,
-        on_rows: Callable[[np.ndarray], None] | None = None):
-    """Run a DLX search to a stop condition; returns (search, outcome, jit_seconds)."""
+        on_rows: Callable[[np.ndarray], None] | None = None,
+        on_progress: Callable[[dict[str, int]], None] | None = None):
+    """Run a DLX search to a stop condition; returns (search, outcome, jit_seconds).
+    ``on_progress`` gets the figures of a progress line after every slice."""
     jit = jit_seconds()
     search = prepared.search(store=store, on_rows=on_rows)
-    outcome = drive(search.step, limit=limit, time_limit=time_limit)
+    outcome = drive(search.step, limit=limit, time_limit=time_limit,
+                    on_progress=reporter(search, on_progress))
     return search, outcome, jit
 
 
 def solve_cover(cover: ExactCover, *, heuristic: str = "s", limit: int | None = None,
-                time_limit: float | None = None, count_only: bool = False) -> Result:
-    """All (or up to ``limit``) exact covers; solutions are sorted lists of option numbers."""
+                time_limit: float | None = None, count_only: bool = False,
+                on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
+    """All (or up to ``limit``) exact covers; solutions are sorted lists of option numbers.
+    ``on_progress`` gets nodes, solutions and the deepest node's options after every slice."""
     prepared = prepare_cover(cover, heuristic)
     search, outcome, jit = run(prepared, store=not count_only, limit=limit,
-                               time_limit=time_limit)
+                               time_limit=time_limit, on_progress=on_progress)
     fits = [int(v) for v in search.fits]
     stats = Stats(nodes=search.nodes, fits_by_remaining=fits, attempts_by_remaining=fits)
     return Result("exact_cover", ENGINE, "raw", search.solutions, outcome.complete,
@@ -348,7 +359,8 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = No
                  on_images: Callable[[np.ndarray], None] | None = None,
                  parity_trigger: int | None = None, volume_trigger: int | None = None,
                  parity_filter_from: int | None = None,
-                 volume_filter_from: int | None = None) -> Result:
+                 volume_filter_from: int | None = None,
+                 on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
     """Enumerate the raw tilings (every symmetric copy counted) of ``puzzle`` with DLX.
 
     ``keep`` restricts the images (a boolean mask over ``puzzle.images``): image filters and the
@@ -356,6 +368,7 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = No
     is passed to it, as the array of its image numbers, as soon as it is found (even when
     counting only); otherwise, unless counting only, the result holds the decoded tilings.
     Triggers and dynamic filters are active while at least the given number of pieces remain.
+    ``on_progress`` gets nodes, solutions and the deepest node's pieces after every slice.
     """
     prepared = prepare_tiling(puzzle, keep, heuristic, parity_trigger=parity_trigger,
                               volume_trigger=volume_trigger,
@@ -364,7 +377,8 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = No
     image_ids = prepared.image_ids
     on_rows = (lambda rows: on_images(image_ids[rows])) if on_images is not None else None
     search, outcome, jit = run(prepared, store=on_images is not None or not count_only,
-                               limit=limit, time_limit=time_limit, on_rows=on_rows)
+                               limit=limit, time_limit=time_limit, on_rows=on_rows,
+                               on_progress=on_progress)
     tilings = [puzzle.tiling_from_images(image_ids[rows]) for rows in search.found]
     stats = tiling_stats(search.fits, search.nodes, puzzle.n_pieces)
     stats.extra.update(search.constraint_stats())

@@ -12,7 +12,7 @@ import signal
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT
 
@@ -76,6 +76,17 @@ class DriveOutcome:
     @property
     def complete(self) -> bool:
         return self.stop_reason == COMPLETE
+
+
+def reporter(search: Any, on_progress: Callable[[dict[str, int]], None] | None
+             ) -> Callable[[], None] | None:
+    """What ``drive`` calls after each slice so that ``on_progress`` gets the figures of a
+    progress line from ``search`` (its ``nodes``, ``solutions`` and ``deepest``: the most
+    pieces, options or cells placed at a node so far); None without ``on_progress``."""
+    if on_progress is None:
+        return None
+    return lambda: on_progress({"nodes": int(search.nodes), "solutions": int(search.solutions),
+                                "deepest": int(search.deepest)})
 
 
 def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,

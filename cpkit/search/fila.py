@@ -27,7 +27,7 @@ from ..errors import EngineUnavailable
 from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from . import _fila_kernel as K
-from .driver import drive
+from .driver import drive, reporter
 from .heuristics import FILA_LETTERS, FIXED_ORDER, Heuristic, Schedule, cell_keys, parse_schedule
 from .jit import warm
 
@@ -329,6 +329,11 @@ class FilaSearch:
         return int(self.counters[K.CT_NODES])
 
     @property
+    def deepest(self) -> int:
+        """The most pieces placed at a node so far, in the problems loaded (their levels)."""
+        return int(np.count_nonzero(self.fits))
+
+    @property
     def heuristic_checks(self) -> int:
         return int(self.counters[K.CT_HEURISTIC_CHECKS])
 
@@ -389,13 +394,15 @@ def level_stats(attempts: np.ndarray, fits: np.ndarray, pieces: int) -> tuple[li
 def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool | None = None,
                  limit: int | None = None, time_limit: float | None = None,
                  count_only: bool = False, keep: np.ndarray | None = None,
-                 on_images: Callable[[np.ndarray], None] | None = None) -> Result:
+                 on_images: Callable[[np.ndarray], None] | None = None,
+                 on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
     """Enumerate the raw tilings of ``puzzle`` with FILA alone (at most 256 free cells).
 
     ``heuristic`` is a schedule of FILA heuristics (``f``, ``x``, ``y``, ``z``, ``r``,
     ``a@DEG``, ``e``, ``s``; e.g. ``e:f=3``); ``nof`` switches neighbour occupancy filtering
     (default: on unless every piece has the same shape, where it filters little).
-    ``keep`` and ``on_images`` work as for DLX (``cpkit.search.dlx.solve_tiling``).
+    ``keep``, ``on_images`` and ``on_progress`` work as for DLX
+    (``cpkit.search.dlx.solve_tiling``).
     """
     schedule = check_puzzle(puzzle, heuristic)
     jit = jit_seconds(words_for(puzzle.n_cells))
@@ -406,7 +413,8 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool | None = Non
     search = FilaSearch(problem.n_pieces, store=on_images is not None or not count_only,
                         on_rows=on_images)
     search.load(problem)
-    outcome = drive(search.step, limit=limit, time_limit=time_limit)
+    outcome = drive(search.step, limit=limit, time_limit=time_limit,
+                    on_progress=reporter(search, on_progress))
     attempts, fits = level_stats(search.attempts, search.fits, problem.n_pieces)
     stats = Stats(nodes=search.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
     stats.extra.update({"heuristic_checks": search.heuristic_checks,

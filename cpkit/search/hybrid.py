@@ -25,7 +25,7 @@ from ..errors import InputError
 from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from . import dlx, fila
-from .driver import drive
+from .driver import drive, reporter
 from .heuristics import DLX_LETTERS, FILA_LETTERS, LETTERS, Schedule, parse_schedule, tables
 
 
@@ -265,6 +265,13 @@ class HybridSearch:
     def nodes(self) -> int:
         return self.dlx.nodes + (self.fila.nodes if self.fila else 0)
 
+    @property
+    def deepest(self) -> int:
+        """The most pieces placed at a node so far: DLX's levels, then FILA's below them."""
+        top = self.pieces - self.fila_at if self.fila_at > 0 else self.pieces
+        below = self.fila.deepest if self.fila is not None else 0
+        return int(np.count_nonzero(self.dlx.fits[:top])) + below
+
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
             return True, 0
@@ -333,19 +340,21 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int |
                  constrained: bool = False,
                  parity_trigger: int | None = None, volume_trigger: int | None = None,
                  parity_filter_from: int | None = None,
-                 volume_filter_from: int | None = None) -> Result:
+                 volume_filter_from: int | None = None,
+                 on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
     """Enumerate the raw tilings of ``puzzle`` with DLX, then FILA once ``fila_at`` pieces
     remain (chosen automatically when None, as is the schedule ``heuristic``).  ``keep``,
     ``on_images`` and the triggers/dynamic filters (which act while DLX is in charge) work as
-    for DLX; ``constrained`` says the redundancy filter constrained a piece (the automatic
-    configuration lets DLX place it)."""
+    for DLX, and so does ``on_progress``; ``constrained`` says the redundancy filter constrained
+    a piece (the automatic configuration lets DLX place it)."""
     config = make_config(puzzle, heuristic, fila_at, nof, constrained)
     search, jit = build_search(puzzle, config, keep, store=on_images is not None or not count_only,
                                on_images=on_images, parity_trigger=parity_trigger,
                                volume_trigger=volume_trigger,
                                parity_filter_from=parity_filter_from,
                                volume_filter_from=volume_filter_from)
-    outcome = drive(search.step, limit=limit, time_limit=time_limit)
+    outcome = drive(search.step, limit=limit, time_limit=time_limit,
+                    on_progress=reporter(search, on_progress))
     tilings = [puzzle.tiling_from_images(ids) for ids in search.found]
     return Result("tiling", config.engine(puzzle.n_pieces), "raw", search.solutions,
                   outcome.complete, outcome.stop_reason, outcome.seconds, jit, tilings,

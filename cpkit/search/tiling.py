@@ -161,7 +161,8 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     ``parity_filter``: True for a one-shot filter before the search, a number N to re-apply it
     after every placement while at least N pieces remain (DLX), False to switch it off.
     ``fit_filter``: one-shot, repeated to a fixed point.  Other options go to the engine (e.g.
-    ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX).
+    ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX; ``on_progress`` for the
+    numba engines, whose figures then count the solutions as this front does).
     """
     front = prepare(puzzle, engine_name=engine_name, engine_fn=engine_fn, unique=unique,
                     redundancy=redundancy, volume_filter=volume_filter, parity_filter=parity_filter,
@@ -189,6 +190,11 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
             raise StopSearch
 
     streaming = check or not count_only
+    on_progress = engine_options.pop("on_progress", None)
+    if on_progress is not None:
+        # The engine counts raw solutions; the line shows those the front counts.
+        engine_options["on_progress"] = lambda figures: on_progress(
+            {**figures, "solutions": counted} if streaming else figures)
     if engine_name in PLAN_AWARE_ENGINES:
         engine_options["constrained"] = front.plan.piece is not None
     result = engine_fn(puzzle, keep=keep, limit=None if check else limit,

@@ -65,6 +65,20 @@ def test_search_line_shows_nodes_solutions_and_the_deepest_board_from_its_first_
     assert rate > 30
 
 
+def test_search_line_leaves_the_first_slice_out_of_its_rate():
+    """The clock starts when the first slice ends, so that slice's nodes are not counted: timed
+    from its end alone, 4,096 nodes showed as a thousand million a second."""
+    out = io.StringIO()
+    line = SearchLine(None, enabled=True, stream=out, unit="options")
+    line.update({"nodes": 4096, "solutions": 0, "deepest": 30})
+    assert out.getvalue() == ""                   # nothing to time yet
+    time.sleep(0.2)
+    line.update({"nodes": 4096 + 20_000, "solutions": 1, "deepest": 34}, force=True)
+    last = out.getvalue().rsplit("\r", 1)[-1]
+    assert "deepest 34 options" in last and "24,096 nodes" in last
+    assert float(last.split(" M nodes/s")[0].split()[-1]) < 0.2    # 20,000 in >= 0.2 s
+
+
 def test_search_line_silent_when_disabled():
     out = io.StringIO()
     line = SearchLine(25, enabled=False, stream=out)
@@ -107,3 +121,24 @@ def test_local_workers_report_the_subproblems_they_are_searching(capsys):
     assert max(rates) > 0.1
     deepest = [int(line.split("deepest ")[1].split("/")[0]) for line in lines]
     assert max(deepest) > 100
+
+
+def test_tiling_workers_report_the_subproblems_they_are_searching(tiling_instance, capsys):
+    """The same for a tiling split into a few huge subproblems: none finishes in the time
+    limit, yet the line counts the workers' nodes (and the solutions they have found)."""
+    import cpkit
+
+    puzzle = tiling_instance("hexominoes_15x14_parallelogram.txt")
+    result = cpkit.solve(puzzle, workers=2, subproblems=2, count_only=True, time_limit=5.0,
+                         progress=True)
+    assert result.stats.extra["subproblems_done"] == 0
+    lines = [line for line in capsys.readouterr().err.split("\r") if "subproblems" in line]
+    assert max(float(line.split(" M nodes/s")[0].split()[-1]) for line in lines) > 0.1
+
+
+def test_durations_read_at_a_glance():
+    from cpkit.parallel.progress import duration
+
+    assert [duration(x) for x in (41, 185, 5 * 3600 + 7 * 60, 3 * 86400 + 4 * 3600,
+                                  7_672_868 * 3600, float("inf"))] == \
+        ["41s", "3m05s", "5h07m", "3d04h", "875 years", "?"]

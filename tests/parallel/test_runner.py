@@ -386,3 +386,24 @@ def test_a_run_in_one_process_draws_its_own_progress_line(em_instance, capsys, e
         # Each solution came after the line was blanked ("\r", spaces, "\r").
         assert all(text == "" or text.endswith("\r") for text in printed)
         assert err.endswith("\n")
+
+
+@pytest.mark.parametrize("engine, limit, drawn", [("dlx", 300, True), ("fila", 300, True),
+                                                  ("auto", 300, True), ("cpsat", 5, False)])
+def test_a_tiling_run_in_one_process_draws_its_own_progress_line(tiling_instance, capsys,
+                                                                engine, limit, drawn):
+    """``--first`` and ``--limit N`` tiling runs stay in one process: the numba engines draw a
+    line of nodes, solutions and the deepest node in pieces (they drew none)."""
+    puzzle = tiling_instance("pentominoes_10x6.txt")
+    result = cpkit.solve(puzzle, engine=engine, workers=1, progress=True, count_only=True,
+                         limit=limit)
+    err = capsys.readouterr().err
+    assert result.count == limit and result.stop_reason == "limit"
+    assert ("deepest 12 of 12 pieces" in err) == drawn
+
+
+def test_an_exact_cover_run_in_one_process_draws_its_own_progress_line(tiling_instance, capsys):
+    cover = tiling_instance("pentominoes_10x6.txt").exact_cover()
+    result = cpkit.solve(cover, workers=1, progress=True, count_only=True, limit=2000)
+    assert result.count == 2000
+    assert "deepest 12 options" in capsys.readouterr().err

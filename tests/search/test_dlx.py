@@ -137,3 +137,11 @@ def test_stop_level_hands_over_subproblems(tiling_instance):
             break
     assert handoffs > 1
     assert total + search.solutions == 11520
+
+
+def test_progress_reports_end_on_the_results_figures(tiling_instance):
+    cover = tiling_instance("pentominoes_20x3.txt").exact_cover()
+    reports: list[dict[str, int]] = []
+    result = dlx.solve_cover(cover, on_progress=reports.append)
+    assert reports and reports[-1] == {"nodes": result.stats.nodes, "solutions": result.count,
+                                       "deepest": max(len(s) for s in result.solutions)}

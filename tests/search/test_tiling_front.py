@@ -85,3 +85,25 @@ def test_limit_counts_representatives_only(tiling_instance):
 def test_an_option_the_engine_does_not_take_is_named(engine, options, message):
     with pytest.raises(EngineUnavailable, match=message):
         solve(box(5, 4, 3), engine=engine, **options)
+
+
+@pytest.mark.parametrize("engine", ["dlx", "fila", "auto"])
+def test_progress_reports_end_on_the_results_figures(tiling_instance, engine):
+    """The figures of the one-process progress line: nodes and the deepest node grow, and the
+    last report is the result's (its solutions counted as the front counts them: with no
+    piece constrained it checks each raw solution, and counts fewer than the engine finds)."""
+    puzzle = tiling_instance("pentominoes_10x6.txt")
+    reports: list[dict[str, int]] = []
+    result = solve(puzzle, engine=engine, unique="mirror", redundancy=None, count_only=True,
+                   on_progress=reports.append)
+    assert result.count == 2339 and result.stats.extra["found"] > result.count
+    nodes = [r["nodes"] for r in reports]
+    deepest = [r["deepest"] for r in reports]
+    assert nodes == sorted(nodes) and deepest == sorted(deepest)
+    assert reports[-1] == {"nodes": result.stats.nodes, "solutions": 2339,
+                           "deepest": puzzle.n_pieces}
+
+
+def test_an_engine_without_progress_reports_says_so():
+    with pytest.raises(EngineUnavailable, match="cpsat engine takes no option 'on_progress'"):
+        solve(box(5, 4, 3), engine="cpsat", on_progress=print)
