@@ -4,7 +4,7 @@ Every backend has the same small interface, used by the coordinator (``runner``)
 ``start(job)`` launches and warms the workers (each prepares the job once: front preparation,
 arrays, JIT cache load), ``ready()`` waits for them and returns their start-up figures,
 ``submit(index, path, spec)`` queues a subproblem, ``poll(timeout)`` returns the finished
-``(index, Part)`` pairs, ``cancel()`` asks running subproblems to stop (they return partial,
+``(index, Part)`` pairs (``submit``'s ``state``: go on from an unfinished part's), ``cancel()`` asks running subproblems to stop (they return partial,
 incomplete parts), ``close()`` ends the workers.
 """
 
@@ -47,14 +47,14 @@ class InlineBackend:
         return {"startup_seconds": self._warm["seconds"],
                 "jit_seconds": self._warm["jit_seconds"]}
 
-    def submit(self, index: int, path: Path, spec: jobs.TaskSpec) -> None:
-        self._queue.append((index, path, spec))
+    def submit(self, index: int, path: Path, spec: jobs.TaskSpec, state: bytes = b"") -> None:
+        self._queue.append((index, path, spec, state))
 
     def poll(self, timeout: float) -> Finished:
         if not self._queue or self._cancelled():
             return []
-        index, path, spec = self._queue.popleft()
-        return [(index, jobs.solve_task(self.job, path, spec, self._cancelled))]
+        index, path, spec, state = self._queue.popleft()
+        return [(index, jobs.solve_task(self.job, path, spec, self._cancelled, state=state))]
 
     def cancel(self) -> None:
         self._cancel_flag = True
@@ -95,11 +95,11 @@ def _worker_main(job_bytes: bytes, tasks, results, stop, parent: int) -> None:
                 continue
             if task is None:
                 break
-            index, path, spec = task
+            index, path, spec, state = task
             if cancel():
                 break
             results.put(("done", index, jobs.solve_task(job, path, spec, cancel,
-                                                         _reporter(results, index))))
+                                                         _reporter(results, index), state)))
     except CpkitError as exc:
         results.put(("error", os.getpid(), str(exc)))
     except BaseException as exc:                      # report, never hang the coordinator
@@ -182,8 +182,8 @@ class LocalBackend:
             raise CpkitError(f"a worker failed: {msg[2]}")
         return msg
 
-    def submit(self, index: int, path: Path, spec: jobs.TaskSpec) -> None:
-        self._tasks.put((index, path, spec))
+    def submit(self, index: int, path: Path, spec: jobs.TaskSpec, state: bytes = b"") -> None:
+        self._tasks.put((index, path, spec, state))
 
     def poll(self, timeout: float) -> Finished:
         out: Finished = []
@@ -257,7 +257,8 @@ def _dask_warm(job: jobs.Job) -> dict[str, float]:
     return jobs.warm(job)
 
 
-def _dask_solve(job: jobs.Job, index: int, path: Path, spec: jobs.TaskSpec) -> tuple[int, Part]:
+def _dask_solve(job: jobs.Job, index: int, path: Path, spec: jobs.TaskSpec,
+                state: bytes = b"") -> tuple[int, Part]:
     """A subproblem on a Dask worker; polls the run's stop event at most once a second."""
     import distributed
 
@@ -271,7 +272,7 @@ def _dask_solve(job: jobs.Job, index: int, path: Path, spec: jobs.TaskSpec) -> t
             last[1] = bool(event.is_set())
         return last[1]
 
-    return index, jobs.solve_task(job, path, spec, cancel)
+    return index, jobs.solve_task(job, path, spec, cancel, state=state)
 
 
 class DaskBackend:
@@ -310,9 +311,9 @@ class DaskBackend:
         jit = max((w["jit_seconds"] for w in self._warm.values()), default=0.0)
         return {"startup_seconds": time.perf_counter() - self._started, "jit_seconds": jit}
 
-    def submit(self, index: int, path: Path, spec: jobs.TaskSpec) -> None:
-        fut = self.client.submit(_dask_solve, self._job_future, index, path, spec, pure=False,
-                                 key=f"cpkit-{self.job.key}-{index}")
+    def submit(self, index: int, path: Path, spec: jobs.TaskSpec, state: bytes = b"") -> None:
+        fut = self.client.submit(_dask_solve, self._job_future, index, path, spec, state,
+                                 pure=False, key=f"cpkit-{self.job.key}-{index}")
         self._futures[fut.key] = fut
 
     def poll(self, timeout: float) -> Finished:

@@ -3,9 +3,11 @@
 A checkpoint is one JSON object (docs/formats.md, "Checkpoint files"): the puzzle's path and the
 SHA-256 of its content, the options that shape the count, the split (depth and every
 subproblem's path), the figures of the frontier search, the figures of every *finished*
-subproblem, and the indices of the pending ones.  Only finished subproblems are recorded, so a
-run killed at any moment and resumed redoes the ones it was working on and counts every solution
-exactly once.
+subproblem, and the indices of the pending ones.  Only finished subproblems count, so a run
+killed at any moment and resumed redoes the ones it was working on and counts every solution
+exactly once.  Engines that can continue an unfinished subproblem (edge matching) hand back its
+state when a run stops (Ctrl-C, SIGTERM, the time limit); the file keeps it (``states``, base64)
+and the resumed run goes on inside that subproblem instead of starting it over.
 
 A run that prints solutions (``--first``, ``--limit N``, ``--show N``) keeps some too: it
 prints at most ``kept`` of them, in the sequential order, so the file holds the solutions found
@@ -19,6 +21,7 @@ while writing leaves either the previous checkpoint or the new one, never a torn
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -83,6 +86,7 @@ class Checkpoint:
     kept: int = 0                   # solutions the run prints at most (0: a counting run)
     shallow: list[tuple[int, list[int]]] = field(default_factory=list)
     solutions: dict[int, list[list[int]]] = field(default_factory=dict)
+    states: dict[int, bytes] = field(default_factory=dict)     # unfinished subproblems
 
     @classmethod
     def start(cls, model: dict[str, Any], options: dict[str, Any], frontier: Frontier,
@@ -99,8 +103,15 @@ class Checkpoint:
         """Subproblem ``index`` finished: keep its figures and, in a run that prints, a copy of
         its solutions (the run hands the part's own list out and empties it)."""
         self.done[index] = part
+        self.states.pop(index, None)
         if self.kept:
             self.solutions[index] = list(part.solutions)
+
+    def record_unfinished(self, index: int, part: Part) -> None:
+        """Subproblem ``index`` stopped before its end: keep the state it can go on from (if
+        its engine gives one; otherwise a state saved earlier, older but as good)."""
+        if part.state:
+            self.states[index] = part.state
 
     def frontier(self) -> Frontier:
         """The split this checkpoint continues, with the solutions found above it."""
@@ -147,6 +158,9 @@ class Checkpoint:
             out["kept"] = self.kept
             out["shallow"] = [[k, s] for k, s in self.shallow]
             out["solutions"] = {str(k): v for k, v in sorted(self._trimmed().items())}
+        if self.states:
+            out["states"] = {str(k): base64.b64encode(v).decode("ascii")
+                             for k, v in sorted(self.states.items())}
         return out
 
     def save(self, path: str | os.PathLike) -> None:
@@ -214,9 +228,13 @@ class Checkpoint:
                 raise ValueError("solutions of a subproblem that is not finished")
             for k, sols in solutions.items():
                 done[k].solutions = list(sols)
+            states = {int(k): base64.b64decode(v, validate=True)
+                      for k, v in data.get("states", {}).items()}
+            if any(k in done or not 0 <= k < len(paths) for k in states):
+                raise ValueError("the state of a subproblem that is finished or out of range")
             return cls(dict(data["model"]), canonical_options(dict(data["options"])),
                        int(split["depth"]), paths, Part.from_json(data["above"]), done,
-                       float(data.get("seconds", 0.0)), kept, shallow, solutions)
+                       float(data.get("seconds", 0.0)), kept, shallow, solutions, states)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"corrupt checkpoint ({exc})", str(path)) from None
 

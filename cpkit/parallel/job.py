@@ -72,9 +72,11 @@ def warm(job: Job) -> dict[str, float]:
 
 def solve_task(job: Job, path: Path, spec: TaskSpec,
                cancel: Callable[[], bool] | None = None,
-               on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
-    """Search one subproblem.  ``on_progress`` gets the running figures (nodes, solutions,
-    deepest) after each slice."""
+               on_progress: Callable[[dict[str, int]], None] | None = None,
+               state: bytes = b"") -> Part:
+    """Search one subproblem, or go on with it from ``state`` (an unfinished part's).
+    ``on_progress`` gets the running figures (nodes, solutions, deepest) after each slice."""
+    resuming = {"state": state} if state else {}
     return tree(job).solve(path, store=spec.store, limit=spec.limit,
                            time_limit=spec.time_left(), cancel=cancel,
-                           max_stored=spec.max_stored, on_progress=on_progress)
+                           max_stored=spec.max_stored, on_progress=on_progress, **resuming)

@@ -34,7 +34,9 @@ class Part:
     ints) when they were asked for.  ``deepest`` is the most cells an engine that keeps it (edge
     matching) filled at a node of the part, ``deepest_row`` that node in the engine's terms (an
     orientation per cell, -1 empty).  Parts merge by addition (``add``), the deepest node by
-    maximum."""
+    maximum.  ``state`` is what an engine that can (edge matching) needs to continue an
+    unfinished subproblem where it stopped (opaque bytes; empty otherwise); checkpoints keep
+    it apart, and it never merges."""
 
     count: int = 0                   # solutions that count under the counting mode
     found: int = 0                   # solutions the engine found (before the counting check)
@@ -49,6 +51,7 @@ class Part:
     worker: str = ""                 # which worker searched it (host:pid)
     deepest: int = 0
     deepest_row: list[int] = field(default_factory=list)
+    state: bytes = b""
 
     def add(self, other: "Part") -> None:
         self.count += other.count
@@ -70,7 +73,7 @@ class Part:
         the deepest node's placements only if ``deepest_row`` (a checkpoint keeps the best
         part's)."""
         out = asdict(self)
-        del out["solutions"]
+        del out["solutions"], out["state"]
         if not deepest_row:
             out["deepest_row"] = []
         return out
@@ -171,7 +174,9 @@ class Splittable(Protocol):
         ``store``, ``Part.solutions`` holds the first ``max_stored`` solutions (None: all).
         ``on_progress`` is called after each slice with the running figures ``{"nodes",
         "solutions", "deepest"}`` (local workers send them to the coordinator's progress
-        line)."""
+        line).  A tree whose unfinished parts carry a ``Part.state`` also takes ``state``
+        (such a part's) and goes on from there: the part it returns then holds the figures
+        and solutions of the whole subproblem."""
 
     def probe(self, path: Path, rand: list[float], stop_depth: int | None) -> Probe:
         """Descend from ``path`` at random (``rand[l]`` in [0, 1) picks the branch at depth l);

@@ -379,8 +379,9 @@ class Coordinator:
         deadline = None if self.time_limit is None else (
             time.time() + max(0.0, self.time_limit - split_seconds))
         spec = TaskSpec(self.store, self.limit, deadline, self.max_stored)
+        resumed = ck.states if ck is not None else {}
         for k in pending:
-            backend.submit(k, frontier.paths[k], spec)
+            backend.submit(k, frontier.paths[k], spec, resumed.get(k, b""))
         partial: dict[int, Part] = {}
         boards = self.job.family == "edge_matching"         # parts keep the deepest board
         bar = Progress(len(frontier.paths), sizes, self.show_progress,
@@ -394,6 +395,8 @@ class Coordinator:
             for k, part in finished:
                 if not part.complete:
                     partial[k] = part
+                    if ck is not None:
+                        ck.record_unfinished(k, part)
                     continue
                 done[k] = part
                 if ck is not None:

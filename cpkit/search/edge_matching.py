@@ -157,6 +157,37 @@ class BufferedSearch:
         ones (the best partial board of a run that finds no solution)."""
         return self._cell_order(self.deep_buf)
 
+    #: Arrays refilled by every slice: not part of the search's state.
+    _SCRATCH = ("sol_buf",)
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {name: value for name, value in vars(self).items()
+                if isinstance(value, np.ndarray) and name not in self._SCRATCH}
+
+    def snapshot(self) -> dict[str, np.ndarray]:
+        """The search's whole state between two slices: a copy of every array it owns (the
+        kernels keep everything there: propagator state, trail, decision stack, counters)
+        and its flags.  ``restore`` puts it into a search built the same way, which then goes
+        on exactly as this one would (a checkpoint of a subproblem being searched)."""
+        state = {name: value.copy() for name, value in self._arrays().items()}
+        state["_flags"] = np.array([self.finished, self.at_stop], dtype=np.int8)
+        return state
+
+    def restore(self, state: dict[str, np.ndarray]) -> bool:
+        """Continue from ``snapshot``'s ``state``; False (and nothing changed) unless it has
+        this search's arrays, shapes and types (a snapshot of another board or engine, or of
+        another cpkit whose kernels keep their state otherwise)."""
+        mine = self._arrays()
+        if set(state) != set(mine) | {"_flags"} or state["_flags"].shape != (2,):
+            return False
+        if any(state[k].shape != v.shape or state[k].dtype != v.dtype for k, v in mine.items()):
+            return False
+        for name, value in mine.items():
+            if not np.array_equal(value, state[name]):     # model tables are equal already
+                value[...] = state[name]
+        self.finished, self.at_stop = (bool(f) for f in state["_flags"])
+        return True
+
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
             return True, 0

@@ -173,3 +173,33 @@ def test_solutions_of_an_unfinished_subproblem_are_refused(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(InputError, match="corrupt checkpoint"):
         Checkpoint.load(path)
+
+
+def test_unfinished_subproblems_keep_their_state_until_they_finish(tmp_path):
+    """An engine's state for an unfinished subproblem goes into the file (base64) and comes
+    back as it was; a subproblem that finishes drops it; a part with no state keeps the one
+    saved before (older, as good to go on from)."""
+    ck = sample(tmp_path)
+    ck.record_unfinished(0, Part(complete=False, state=b"\x00state of 0\xff"))
+    ck.record_unfinished(2, Part(complete=False, state=b"of 2"))
+    ck.record_unfinished(2, Part(complete=False))
+    path = tmp_path / "a.ck"
+    ck.save(path)
+    back = Checkpoint.load(path)
+    assert back.states == {0: b"\x00state of 0\xff", 2: b"of 2"} and back.pending == [0, 2]
+    back.record(2, Part(count=1))
+    assert back.states == {0: b"\x00state of 0\xff"}
+    assert "state" not in json.loads(path.read_text())["done"]["1"]
+
+
+@pytest.mark.parametrize("states, message", [({"1": "AAAA"}, "finished or out of range"),
+                                             ({"7": "AAAA"}, "finished or out of range"),
+                                             ({"0": "not base64!"}, "corrupt checkpoint")])
+def test_a_state_that_cannot_be_resumed_is_refused(tmp_path, states, message):
+    path = tmp_path / "a.ck"
+    sample(tmp_path).save(path)
+    data = json.loads(path.read_text())
+    data["states"] = states
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match=message):
+        Checkpoint.load(path)

@@ -181,6 +181,39 @@ def test_checkpoint_resumes_to_the_same_count_and_nodes(tmp_path):
 
 
 
+def test_runs_too_short_for_a_subproblem_still_finish_it_one_after_another(tmp_path):
+    """One subproblem needing about 1.8 s of search (edges engine; 7 x 7, 5 + 6 colours), runs
+    of 0.4 s each, every one resuming the last one's checkpoint: each goes on inside the
+    subproblem where the last one stopped, so they finish it, with the figures and solutions of
+    one uninterrupted run (each run starting it over never finished)."""
+    from cpkit.io.edge_matching import write_native
+
+    board = tmp_path / "g7.txt"
+    write_native(generate(7, border_colours=5, inner_colours=6, seed=1), board)
+    ck = tmp_path / "g7.ck"
+    options = dict(engine="edges", workers=1, subproblems=1, limit=10)
+    whole = cpkit.solve(str(board), **options)
+    assert whole.complete and whole.count == 8
+    run, shown = cpkit.solve(str(board), checkpoint=str(ck), time_limit=0.4, **options), []
+    for _ in range(40):
+        assert not run.complete and json.loads(ck.read_text())["states"]
+        shown = []
+        run = cpkit.solve(str(board), checkpoint=str(ck), resume=str(ck), time_limit=0.4,
+                          on_solution=shown.append, **options)
+        if run.complete:
+            break
+    assert run.complete and run.count == 8 and run.stats.nodes == whole.stats.nodes
+    assert shown == whole.solutions and "states" not in json.loads(ck.read_text())
+
+
+def test_a_damaged_state_searches_the_subproblem_from_its_start(em_instance):
+    tree = split_em.prepare_backtrack(em_instance("gen_6_b4i5_s3.txt"), {})
+    fresh = tree.solve([0], store=False)
+    again = tree.solve([0], store=False, state=b"PK\x03\x04 not a saved state")
+    assert again.complete and (again.count, again.nodes) == (fresh.count, fresh.nodes) == \
+        (16, fresh.nodes)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", sorted(MANIFEST))

@@ -93,9 +93,9 @@ def test_runs_that_stream_hand_out_the_first_subproblems_first(tiling_instance, 
     submitted: list[int] = []
     submit = backends.LocalBackend.submit
 
-    def record(self, index, path, spec):
+    def record(self, index, path, spec, state=b""):
         submitted.append(index)
-        submit(self, index, path, spec)
+        submit(self, index, path, spec, state)
 
     monkeypatch.setattr(backends.LocalBackend, "submit", record)
     monkeypatch.setattr(plan, "subproblem_sizes",
@@ -293,8 +293,8 @@ def test_a_limit_run_ends_when_any_subproblem_holds_the_limit(tiling_instance, m
     def last_first(self, timeout):
         if not self._queue or self._cancelled():
             return []
-        index, path, spec = self._queue.pop()
-        return [(index, jobs.solve_task(self.job, path, spec, self._cancelled))]
+        index, path, spec, state = self._queue.pop()
+        return [(index, jobs.solve_task(self.job, path, spec, self._cancelled, state=state))]
 
     monkeypatch.setattr(backends.InlineBackend, "poll", last_first)
     monkeypatch.setattr(runner.Coordinator, "_backend", lambda self, signals:

@@ -196,6 +196,45 @@ def test_progress_reports_end_on_the_results_figures(engine):
                            "deepest": result.stats.extra["deepest"]}
 
 
+def _search_of(engine: str, puzzle, found: list):
+    from cpkit.search.em_backtrack import BacktrackSearch
+    from cpkit.search.em_cp import CpSearch
+    from cpkit.search.em_edges import EdgesSearch
+
+    make = {"cp": CpSearch, "backtrack": BacktrackSearch, "edges": EdgesSearch}[engine]
+    return make(puzzle, store=True, on_orientations=lambda row: found.append(list(row)))
+
+
+@pytest.mark.parametrize("engine", NUMBA_ENGINES)
+def test_a_restored_snapshot_goes_on_as_the_search_would(engine):
+    """A subproblem checkpointed mid-search: a fresh search restored from a snapshot taken
+    between slices finds the rest of the solutions, and ends on the same counters, as the
+    search it was taken from would have."""
+    board = generate(6, border_colours=4, inner_colours=5, seed=3)
+    root = board.with_hints(board.symmetry_roots("rotation")[0])
+    whole: list = []
+    reference = _search_of(engine, root, whole)
+    while not reference.step(1 << 30, 1 << 62)[0]:
+        pass
+    assert reference.solutions > 1
+    before: list = []
+    first = _search_of(engine, root, before)
+    while first.solutions == 0:                    # stop between the first and last solution
+        assert not first.step(1 << 30, 500)[0]
+    snapshot = first.snapshot()
+    after: list = []
+    second = _search_of(engine, root, after)
+    assert second.restore(snapshot)
+    while not second.step(1 << 30, 1 << 62)[0]:
+        pass
+    assert 0 < len(before) < len(whole) and before + after == whole
+    assert (second.nodes, second.solutions, second.deepest) == \
+        (reference.nodes, reference.solutions, reference.deepest)
+    other = generate(5, border_colours=3, inner_colours=4, seed=1)
+    stranger = _search_of(engine, other.with_hints(other.symmetry_roots("rotation")[0]), [])
+    assert not stranger.restore(snapshot)
+
+
 # ---------------------------------------------------------------------------- bundled instances
 EM_INSTANCES = Path(__file__).resolve().parents[2] / "instances" / "edge_matching"
 MANIFEST = json.loads((EM_INSTANCES / "manifest.json").read_text())
