@@ -31,7 +31,7 @@ def add_options(p: argparse.ArgumentParser) -> None:
     g.add_argument("--checkpoint", metavar="FILE",
                    help="write finished and pending subproblems to FILE periodically and when "
                         "stopped (Ctrl-C, SIGTERM, --time-limit; edge matching: with the "
-                        "search's state inside the unfinished ones); a run that prints "
+                        "search's state inside the running ones); a run that prints "
                         "solutions needs --first, --limit N or --show N (it keeps those in FILE)")
     g.add_argument("--checkpoint-every", type=positive_float, metavar="S", default=60.0,
                    help="seconds between checkpoints")

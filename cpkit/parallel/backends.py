@@ -1,11 +1,13 @@
 """Where subproblems run: in this process, in local worker processes, or on a Dask cluster.
 
-Every backend has the same small interface, used by the coordinator (``runner``):
-``start(job)`` launches and warms the workers (each prepares the job once: front preparation,
-arrays, JIT cache load), ``ready()`` waits for them and returns their start-up figures,
-``submit(index, path, spec)`` queues a subproblem, ``poll(timeout)`` returns the finished
-``(index, Part)`` pairs (``submit``'s ``state``: go on from an unfinished part's), ``cancel()`` asks running subproblems to stop (they return partial,
-incomplete parts), ``close()`` ends the workers.
+Every backend has the same small interface, used by the coordinator (``runner``): ``start(job)``
+launches and warms the workers (each prepares the job once: front preparation, arrays, JIT cache
+load), ``ready()`` waits for them and returns their start-up figures, ``submit(index, path, spec)``
+queues a subproblem, ``poll(timeout)`` returns the finished ``(index, Part)`` pairs (``submit``'s
+``state``: go on from an unfinished part's), ``cancel()`` asks running subproblems to stop (they
+return partial, incomplete parts), ``close()`` ends the workers.  ``running()`` and ``states()``
+give what the workers report from the subproblems they are searching: their figures (the progress
+line) and, in a checkpointed run of an engine that has one, their latest state (the checkpoint).
 """
 
 from __future__ import annotations
@@ -66,6 +68,10 @@ class InlineBackend:
         """Subproblems run inside ``poll`` here: none is running between polls."""
         return {}
 
+    def states(self) -> dict[int, bytes]:
+        """The same: a subproblem stopped between polls hands its state back with its part."""
+        return {}
+
     def close(self) -> None:
         self._queue.clear()
 
@@ -98,8 +104,9 @@ def _worker_main(job_bytes: bytes, tasks, results, stop, parent: int) -> None:
             index, path, spec, state = task
             if cancel():
                 break
-            results.put(("done", index, jobs.solve_task(job, path, spec, cancel,
-                                                         _reporter(results, index), state)))
+            results.put(("done", index, jobs.solve_task(
+                job, path, spec, cancel, _reporter(results, index), state,
+                lambda blob, index=index: results.put(("state", index, blob)))))
     except CpkitError as exc:
         results.put(("error", os.getpid(), str(exc)))
     except BaseException as exc:                      # report, never hang the coordinator
@@ -137,11 +144,17 @@ class LocalBackend:
         self._ctx = mp.get_context("spawn")
         self._procs: list = []
         self._running: dict[int, dict[str, int]] = {}
+        self._states: dict[int, bytes] = {}
 
     def running(self) -> dict[int, dict[str, int]]:
         """The last figures reported from the subproblems being searched (nodes, solutions,
         deepest), by index; a subproblem leaves when its part comes back."""
         return dict(self._running)
+
+    def states(self) -> dict[int, bytes]:
+        """The last state sent from each subproblem being searched (``TaskSpec.state_every``),
+        by index; a subproblem leaves when its part comes back."""
+        return dict(self._states)
 
     def start(self, job: jobs.Job) -> None:
         self._started = time.perf_counter()
@@ -192,8 +205,11 @@ class LocalBackend:
             if msg[0] == "done":
                 out.append((msg[1], msg[2]))
                 self._running.pop(msg[1], None)
+                self._states.pop(msg[1], None)
             elif msg[0] == "progress":
                 self._running[msg[1]] = msg[2]
+            elif msg[0] == "state":
+                self._states[msg[1]] = msg[2]
             try:
                 msg = self._results.get_nowait()
             except queue.Empty:
@@ -347,6 +363,9 @@ class DaskBackend:
 
     def running(self) -> dict[int, dict[str, int]]:
         """Dask tasks report nothing until their part comes back."""
+        return {}
+
+    def states(self) -> dict[int, bytes]:
         return {}
 
     def close(self) -> None:

@@ -5,9 +5,10 @@ SHA-256 of its content, the options that shape the count, the split (depth and e
 subproblem's path), the figures of the frontier search, the figures of every *finished*
 subproblem, and the indices of the pending ones.  Only finished subproblems count, so a run
 killed at any moment and resumed redoes the ones it was working on and counts every solution
-exactly once.  Engines that can continue an unfinished subproblem (edge matching) hand back its
-state when a run stops (Ctrl-C, SIGTERM, the time limit); the file keeps it (``states``, base64)
-and the resumed run goes on inside that subproblem instead of starting it over.
+exactly once.  Engines that can continue an unfinished subproblem (edge matching) send its
+state while the run goes and hand it back when the run stops (Ctrl-C, SIGTERM, the time limit);
+the file keeps the latest (``states``, base64) and the resumed run goes on inside that
+subproblem instead of starting it over.
 
 A run that prints solutions (``--first``, ``--limit N``, ``--show N``) keeps some too: it
 prints at most ``kept`` of them, in the sequential order, so the file holds the solutions found

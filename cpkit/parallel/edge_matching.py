@@ -12,8 +12,9 @@ search told to stop on entering any node reached by the given number of choices
 
 A subproblem stopped before its end (Ctrl-C, SIGTERM, a time limit) hands back its engine's
 whole state with its part (``Part.state``: the search's arrays, as ``BufferedSearch.snapshot``
-takes them between two slices, the solutions it kept and its time, as a compressed ``.npz``), so
-that a checkpointed run resumed later goes on inside it rather than searching it again: on an
+takes them between two slices, the solutions it kept and its time, as a compressed ``.npz``),
+and in a checkpointed run sends it every ``state_every`` seconds meanwhile (``on_state``), so
+that a run resumed later goes on inside it rather than searching it again: on an
 Eternity-size board a subproblem can take longer than any one run.
 
 Counts are exact for every engine.  Nodes add up exactly for the brute force (its order is
@@ -67,6 +68,8 @@ class EdgeMatchingTree:
     #: A probe step runs a fresh search per level (cheap next to a tiling's replay).
     order_probes = 400
     size_probes = 40
+    #: ``solve`` takes ``on_state`` and ``state_every`` (a checkpointed run's running states).
+    saves_state = True
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, engine: str, unique: str,
                  engine_options: dict[str, Any]):
@@ -177,7 +180,10 @@ class EdgeMatchingTree:
               time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
               max_stored: int | None = None,
               on_progress: Callable[[dict[str, int]], None] | None = None,
-              state: bytes = b"") -> Part:
+              state: bytes = b"", on_state: Callable[[bytes], None] | None = None,
+              state_every: float = 60.0) -> Part:
+        """``state``: go on from an unfinished part's ``Part.state``; ``on_state`` gets the
+        search's state every ``state_every`` seconds (between slices)."""
         if not path:
             return self._solve_roots(store, limit, time_limit, cancel, max_stored,
                                      on_progress)
@@ -187,11 +193,21 @@ class EdgeMatchingTree:
             if max_stored is None or len(solutions) < max_stored:
                 solutions.append([int(o) for o in row])
 
-        cpu = time.thread_time()
+        cpu, started = time.thread_time(), time.perf_counter()
         search = self._search(path, store, sink)
         earlier = _resume(search, state, solutions) if state else (0.0, 0.0)
-        report = None if on_progress is None else lambda: on_progress(
-            {"nodes": search.nodes, "solutions": search.solutions, "deepest": search.deepest})
+        saved = [time.perf_counter()]
+
+        def report() -> None:
+            if on_progress is not None:
+                on_progress({"nodes": search.nodes, "solutions": search.solutions,
+                             "deepest": search.deepest})
+            now = time.perf_counter()
+            if on_state is not None and now - saved[0] >= state_every:
+                saved[0] = now
+                on_state(_pack(search, solutions, earlier[0] + now - started,
+                               earlier[1] + time.thread_time() - cpu))
+
         # Every solution counts here, so the kernel itself stops at ``limit`` (counting those
         # found before a resumed state was saved).
         room = None if limit is None else limit - search.solutions
@@ -199,7 +215,8 @@ class EdgeMatchingTree:
             outcome = DriveOutcome(LIMIT, 0.0)
         else:
             outcome = drive(search.step, limit=room, time_limit=time_limit, cancel=cancel,
-                            on_progress=report)
+                            on_progress=None if on_progress is None and on_state is None
+                            else report)
         part = self._part([search], search.solutions, outcome.complete,
                           earlier[0] + outcome.seconds, solutions, cpu)
         part.cpu_seconds += earlier[1]

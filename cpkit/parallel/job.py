@@ -33,12 +33,15 @@ class Job:
 @dataclass(frozen=True)
 class TaskSpec:
     """How to search one subproblem: keep solutions (at most ``max_stored``, the first found)?
-    stop after ``limit`` counted solutions, at wall-clock time ``deadline`` (``time.time()``)?"""
+    stop after ``limit`` counted solutions, at wall-clock time ``deadline`` (``time.time()``)?
+    send the engine's state every ``state_every`` seconds (a checkpointed run's, where the
+    tree can: ``saves_state``)?"""
 
     store: bool = False
     limit: int | None = None
     deadline: float | None = None
     max_stored: int | None = None
+    state_every: float | None = None
 
     def time_left(self) -> float | None:
         if self.deadline is None:
@@ -73,10 +76,15 @@ def warm(job: Job) -> dict[str, float]:
 def solve_task(job: Job, path: Path, spec: TaskSpec,
                cancel: Callable[[], bool] | None = None,
                on_progress: Callable[[dict[str, int]], None] | None = None,
-               state: bytes = b"") -> Part:
+               state: bytes = b"", on_state: Callable[[bytes], None] | None = None) -> Part:
     """Search one subproblem, or go on with it from ``state`` (an unfinished part's).
-    ``on_progress`` gets the running figures (nodes, solutions, deepest) after each slice."""
-    resuming = {"state": state} if state else {}
-    return tree(job).solve(path, store=spec.store, limit=spec.limit,
-                           time_limit=spec.time_left(), cancel=cancel,
-                           max_stored=spec.max_stored, on_progress=on_progress, **resuming)
+    ``on_progress`` gets the running figures (nodes, solutions, deepest) after each slice;
+    ``on_state`` the engine's state every ``spec.state_every`` seconds, where the tree has one
+    (so that a checkpoint written meanwhile can hold it: a ``kill -9`` loses less)."""
+    searched = tree(job)
+    extra: dict[str, Any] = {"state": state} if state else {}
+    if on_state is not None and spec.state_every and getattr(searched, "saves_state", False):
+        extra.update(on_state=on_state, state_every=spec.state_every)
+    return searched.solve(path, store=spec.store, limit=spec.limit,
+                          time_limit=spec.time_left(), cancel=cancel,
+                          max_stored=spec.max_stored, on_progress=on_progress, **extra)

@@ -370,7 +370,9 @@ class Coordinator:
         plan_seconds = time.perf_counter() - split_start
         # The frontier search is part of the search; the rest of the planning is start-up.
         split_seconds = frontier.above.seconds if ck is None or self.resume_file is None else 0.0
-        if ck is not None and self.checkpoint_file is not None:
+        # A resumed run without --checkpoint reads the file and never writes it.
+        saving = ck is not None and self.checkpoint_file is not None
+        if saving:
             ck.save(self.checkpoint_file)
         started = backend.ready()
 
@@ -378,7 +380,9 @@ class Coordinator:
         # The frontier search is search too: the subproblems get what is left of the limit.
         deadline = None if self.time_limit is None else (
             time.time() + max(0.0, self.time_limit - split_seconds))
-        spec = TaskSpec(self.store, self.limit, deadline, self.max_stored)
+        # A checkpointed run asks for the running subproblems' states as often as it saves.
+        spec = TaskSpec(self.store, self.limit, deadline, self.max_stored,
+                        self.checkpoint_every if saving else None)
         resumed = ck.states if ck is not None else {}
         for k in pending:
             backend.submit(k, frontier.paths[k], spec, resumed.get(k, b""))
@@ -419,7 +423,9 @@ class Coordinator:
                     reason = TIME_LIMIT
                     break
                 now = time.perf_counter()
-                if ck is not None and now - last_save >= self.checkpoint_every:
+                if saving and now - last_save >= self.checkpoint_every:
+                    ck.states.update((k, s) for k, s in backend.states().items()
+                                     if k not in done)
                     ck.seconds = self._previous(ck) + split_seconds + (now - start)
                     ck.save(self.checkpoint_file)
                     last_save = now
@@ -429,7 +435,7 @@ class Coordinator:
                 collect(backend.drain(10.0))
         finally:
             bar.close()
-            if ck is not None and self.checkpoint_file is not None:
+            if saving:
                 ck.seconds = self._previous(ck) + split_seconds + (time.perf_counter() - start)
                 ck.save(self.checkpoint_file)
         if signals.raised:

@@ -226,3 +226,33 @@ def test_match_with_two_workers_counts_like_one(engine):
         runs.append(summary(out))
     assert runs[0]["solutions"] == runs[1]["solutions"] == 16
     assert runs[1]["subproblems"] >= 40 and runs[1]["workers"] == 2
+
+
+def test_a_killed_edge_matching_run_resumes_inside_its_subproblems(tmp_path):
+    """While the run goes, the workers send their subproblem's state every --checkpoint-every
+    seconds and the checkpoint keeps it, so after kill -9 the resumed run goes on inside those
+    subproblems (none of which had finished) and ends on the figures of one uninterrupted
+    run."""
+    board = tmp_path / "g7.txt"
+    made = run_cli("generate", "edge-matching", "--size", "7", "--border-colors", "6",
+                   "--inner-colors", "6", "--seed", "2", "-o", str(board))
+    assert made.returncode == 0, made.stderr
+    args = ["match", str(board), "--engine", "backtrack", "--workers", "2", "--subproblems",
+            "2", "--count-only", "--json"]
+    whole = summary(run_cli(*args).stdout)
+    assert whole["complete"] and whole["solutions"] == 4
+    ck = tmp_path / "g7.ck"
+    proc = start(*args, "--checkpoint", str(ck), "--checkpoint-every", "0.2")
+    deadline = time.time() + 120
+    while proc.poll() is None and time.time() < deadline and \
+            '"states"' not in (ck.read_text() if ck.exists() else ""):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    data = json.loads(ck.read_text())
+    assert data["states"] and not data["done"], "killed before a state was saved, or too late"
+    resumed = run_cli(*args, "--resume", str(ck))
+    assert resumed.returncode == 0, resumed.stderr
+    result = summary(resumed.stdout)
+    assert result["complete"] and result["solutions"] == 4
+    assert result["nodes"] == whole["nodes"]

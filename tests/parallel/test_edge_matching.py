@@ -181,6 +181,19 @@ def test_checkpoint_resumes_to_the_same_count_and_nodes(tmp_path):
 
 
 
+def test_a_resumed_run_without_checkpoint_reads_the_file_and_never_writes_it(tmp_path):
+    """``--resume F`` alone: the periodic save had no file to write to (a traceback at the
+    first one, 60 s into the run by default)."""
+    path = EDGE_MATCHING / "gen_6_b4i5_s3.txt"
+    ck = tmp_path / "em.ck"
+    options = dict(engine="backtrack", count_only=True, workers=1, subproblems=200)
+    cpkit.solve(str(path), checkpoint=str(ck), time_limit=0.05, **options)
+    before = ck.read_bytes()
+    assert json.loads(before)["pending"]
+    again = cpkit.solve(str(path), resume=str(ck), checkpoint_every=0.001, **options)
+    assert again.complete and again.count == 16 and ck.read_bytes() == before
+
+
 def test_runs_too_short_for_a_subproblem_still_finish_it_one_after_another(tmp_path):
     """One subproblem needing about 1.8 s of search (edges engine; 7 x 7, 5 + 6 colours), runs
     of 0.4 s each, every one resuming the last one's checkpoint: each goes on inside the
