@@ -10,11 +10,11 @@ of one cell, so sibling subtrees share no solution).  The frontier search is the
 search told to stop on entering any node reached by the given number of choices
 (``stop_after``), so subproblems follow the engine's own branching.
 
-A subproblem stopped before its end (Ctrl-C, SIGTERM, a time limit) hands back its engine's
-whole state with its part (``Part.state``: the search's arrays, as ``BufferedSearch.snapshot``
-takes them between two slices, the solutions it kept and its time, as a compressed ``.npz``),
-and in a checkpointed run sends it every ``state_every`` seconds meanwhile (``on_state``), so
-that a run resumed later goes on inside it rather than searching it again: on an
+In a checkpointed run a subproblem stopped before its end (Ctrl-C, SIGTERM, a time limit)
+hands back its engine's whole state with its part (``Part.state``: the search's arrays, as
+``BufferedSearch.snapshot`` takes them between two slices, the solutions it kept and its time,
+as a compressed ``.npz``), and sends it every ``state_every`` seconds meanwhile (``on_state``),
+so that a run resumed later goes on inside it rather than searching it again: on an
 Eternity-size board a subproblem can take longer than any one run.
 
 Counts are exact for every engine.  Nodes add up exactly for the brute force (its order is
@@ -181,9 +181,10 @@ class EdgeMatchingTree:
               max_stored: int | None = None,
               on_progress: Callable[[dict[str, int]], None] | None = None,
               state: bytes = b"", on_state: Callable[[bytes], None] | None = None,
-              state_every: float = 60.0) -> Part:
-        """``state``: go on from an unfinished part's ``Part.state``; ``on_state`` gets the
-        search's state every ``state_every`` seconds (between slices)."""
+              state_every: float | None = None) -> Part:
+        """``state``: go on from an unfinished part's ``Part.state``.  With ``state_every``
+        (a checkpointed run) an unfinished part carries the search's state, and ``on_state``
+        gets it every ``state_every`` seconds (between slices)."""
         if not path:
             return self._solve_roots(store, limit, time_limit, cancel, max_stored,
                                      on_progress)
@@ -203,7 +204,8 @@ class EdgeMatchingTree:
                 on_progress({"nodes": search.nodes, "solutions": search.solutions,
                              "deepest": search.deepest})
             now = time.perf_counter()
-            if on_state is not None and now - saved[0] >= state_every:
+            if on_state is not None and state_every is not None and \
+                    now - saved[0] >= state_every:
                 saved[0] = now
                 on_state(_pack(search, solutions, earlier[0] + now - started,
                                earlier[1] + time.thread_time() - cpu))
@@ -220,7 +222,7 @@ class EdgeMatchingTree:
         part = self._part([search], search.solutions, outcome.complete,
                           earlier[0] + outcome.seconds, solutions, cpu)
         part.cpu_seconds += earlier[1]
-        if not outcome.complete:
+        if not outcome.complete and state_every is not None:
             part.state = _pack(search, solutions, part.seconds, part.cpu_seconds)
         return part
 

@@ -78,12 +78,13 @@ def solve_task(job: Job, path: Path, spec: TaskSpec,
                on_progress: Callable[[dict[str, int]], None] | None = None,
                state: bytes = b"", on_state: Callable[[bytes], None] | None = None) -> Part:
     """Search one subproblem, or go on with it from ``state`` (an unfinished part's).
-    ``on_progress`` gets the running figures (nodes, solutions, deepest) after each slice;
-    ``on_state`` the engine's state every ``spec.state_every`` seconds, where the tree has one
-    (so that a checkpoint written meanwhile can hold it: a ``kill -9`` loses less)."""
+    ``on_progress`` gets the running figures (nodes, solutions, deepest) after each slice.
+    In a checkpointed run (``spec.state_every``) a tree that has a state puts it into an
+    unfinished part and sends it to ``on_state`` every ``state_every`` seconds (so that a
+    checkpoint written meanwhile holds it: a ``kill -9`` loses less)."""
     searched = tree(job)
     extra: dict[str, Any] = {"state": state} if state else {}
-    if on_state is not None and spec.state_every and getattr(searched, "saves_state", False):
+    if spec.state_every is not None and getattr(searched, "saves_state", False):
         extra.update(on_state=on_state, state_every=spec.state_every)
     return searched.solve(path, store=spec.store, limit=spec.limit,
                           time_limit=spec.time_left(), cancel=cancel,
