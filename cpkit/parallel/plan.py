@@ -28,6 +28,10 @@ NODES_PER_SUBPROBLEM = 200_000
 #: At least this many subproblems per worker, whatever the estimate (load balance).
 MIN_PER_WORKER = 16
 MAX_SUBPROBLEMS = 20_000
+#: The depth that first holds a planned number of subproblems can hold many times more (one
+#: level multiplies them by its branching: 11,868 to 87,449 on a 16 x 16 board); past this many
+#: the depth above is kept if it has enough for the workers.
+MAX_OVERSHOOT = 4 * MAX_SUBPROBLEMS
 #: Probes spent on estimating the subproblems' sizes, in total (a tree whose probes cost more
 #: says how many it affords in ``order_probes``).
 ORDER_PROBES = 4000
@@ -106,11 +110,14 @@ def planning_budget(time_limit: float | None) -> float:
     return PLAN_SECONDS if time_limit is None else min(PLAN_SECONDS, time_limit / 4)
 
 
-def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = None
-          ) -> Frontier:
+def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = None,
+          enough: int | None = None) -> Frontier:
     """The shallowest frontier with at least ``target`` open subproblems (or the deepest one
-    that exists if the tree is too small).  When ``cancel()`` stops a frontier search, that
-    unfinished frontier is returned (``above.complete`` False): the run must not go on."""
+    that exists if the tree is too small).  With ``enough`` (a planned target, not one the user
+    asked for), a frontier past ``MAX_OVERSHOOT`` gives way to the one above it if that holds
+    at least ``enough``: a checkpoint lists every path, and the planner probes each.  When
+    ``cancel()`` stops a frontier search, that unfinished frontier is returned
+    (``above.complete`` False): the run must not go on."""
     depth = 1
     frontier = tree.frontier(depth, store, cancel)
     while len(frontier.paths) < target and frontier.paths and depth < tree.max_depth \
@@ -118,6 +125,9 @@ def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = No
         depth += 1
         deeper = tree.frontier(depth, store, cancel)
         if not deeper.paths and deeper.above.complete:
+            break
+        if enough is not None and deeper.above.complete and \
+                len(deeper.paths) > MAX_OVERSHOOT and len(frontier.paths) >= enough:
             break
         frontier = deeper
     return frontier

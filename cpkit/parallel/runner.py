@@ -316,8 +316,10 @@ class Coordinator:
                                                              seconds=budget)[0]
         began = time.time()
         deadline = None if self.time_limit is None else began + self.time_limit
+        enough = None if self.subproblems else plan.MIN_PER_WORKER * workers
         frontier = plan.split(self.tree, target, self.store, lambda: (
-            signals.raised is not None or (deadline is not None and time.time() >= deadline)))
+            signals.raised is not None or (deadline is not None and time.time() >= deadline)),
+            enough)
         ck = None
         if self.checkpoint_file is not None and frontier.above.complete:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier,

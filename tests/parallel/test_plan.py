@@ -87,3 +87,29 @@ def test_the_node_rate_is_timed_on_the_exhaustive_parts_only():
     est = plan.estimate(HalfSearched([2]), [], 10)
     assert est.exhaustive_parts == 5 and est.exhaustive_nodes == 250
     assert math.isclose(est.exhaustive_seconds, 0.005) and est.seconds >= 0.1
+
+
+class LayeredTree:
+    """A tree whose frontier at depth d holds ``sizes[d - 1]`` open nodes (a 16 x 16 board's
+    under the cp engine: 3, 6, 42, 363, 2,064, 11,868, 87,449)."""
+
+    def __init__(self, sizes: list[int]):
+        self.sizes = sizes
+        self.max_depth = len(sizes)
+
+    def frontier(self, depth, store, cancel=None):
+        from cpkit.parallel.protocol import Frontier, Part
+
+        return Frontier(depth, [[k] for k in range(self.sizes[depth - 1])], Part())
+
+
+def test_a_planned_split_keeps_the_depth_above_a_manyfold_overshoot():
+    """The shallowest depth with 20,000 subproblems held 87,449 (a 4.9 MB checkpoint); the one
+    above holds 11,868, plenty for the workers.  A target the user gave is met as asked, and
+    the overshoot is taken when the depth above has too few for the workers."""
+    tree = LayeredTree([3, 6, 42, 363, 2064, 11868, 87449])
+    assert len(plan.split(tree, 20_000, False, enough=32).paths) == 11868
+    assert len(plan.split(tree, 20_000, False).paths) == 87449
+    assert len(plan.split(tree, 20_000, False, enough=20_000).paths) == 87449
+    assert len(plan.split(LayeredTree([3, 6, 42, 363, 2064, 11868, 60_000]), 20_000, False,
+                          enough=32).paths) == 60_000
