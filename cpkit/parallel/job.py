@@ -82,6 +82,10 @@ def solve_task(job: Job, path: Path, spec: TaskSpec,
     In a checkpointed run (``spec.state_every``) a tree that has a state puts it into an
     unfinished part and sends it to ``on_state`` every ``state_every`` seconds (so that a
     checkpoint written meanwhile holds it: a ``kill -9`` loses less)."""
+    if spec.deadline is not None and time.time() >= spec.deadline:
+        # Past the time limit: a worker that ran one slice of its next subproblem anyway put a
+        # useless state of it into the checkpoint.
+        return Part(complete=False, state=state)
     searched = tree(job)
     extra: dict[str, Any] = {"state": state} if state else {}
     if spec.state_every is not None and getattr(searched, "saves_state", False):
