@@ -29,12 +29,13 @@ YEAR = 365.25 * DAY
 
 
 def duration(seconds: float) -> str:
-    """A time for the line: ``41s``, ``3m05s``, ``5h07m``, ``3d04h``, ``876 years`` (a time
-    left in hours showed ``7672868h10m`` on a large tiling)."""
+    """A time for the line: ``41s``, ``3m05s``, ``5h07m``, ``3d04h``, ``876 years``,
+    ``1.6e+25 years`` (a time left in hours showed ``7672868h10m`` on a large tiling)."""
     if seconds != seconds or seconds == float("inf"):
         return "?"
     if seconds >= 2 * YEAR:
-        return f"{seconds / YEAR:,.0f} years"
+        years = seconds / YEAR
+        return f"{years:,.0f} years" if years < 1e6 else f"{years:.1e} years"
     seconds = int(round(seconds))
     d, rest = divmod(seconds, DAY)
     h, rest = divmod(rest, 3600)
@@ -96,14 +97,17 @@ class Progress(_Line):
         self.n_cells = n_cells
 
     def update(self, done: set[int], solutions: int, nodes: int, force: bool = False,
-               running_nodes: int = 0, deepest: int = 0) -> None:
+               running_nodes: int = 0, deepest: int = 0, earlier_nodes: int = 0) -> None:
         """``nodes``: those of the finished subproblems (they scale the time left);
         ``running_nodes``: those the workers report from the subproblems they are searching
-        (they count in the rate: on a hard board no subproblem may finish for hours)."""
+        (they count in the rate: on a hard board no subproblem may finish for hours);
+        ``earlier_nodes``: those of both that runs before this one searched (a resumed run's
+        checkpoint), left out of the rate (a resumed run showed them as this run's speed)."""
         if not self._due(force):
             return
         elapsed = time.perf_counter() - self.start
-        rate = (nodes + running_nodes) / elapsed if elapsed > 0 else 0.0
+        searched = max(0, nodes + running_nodes - earlier_nodes)
+        rate = searched / elapsed if elapsed > 0 else 0.0
         board = f"  deepest {deepest}/{self.n_cells}" if self.n_cells else ""
         self._draw(f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
                    f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s{board}  "

@@ -388,6 +388,12 @@ class Coordinator:
         resumed = ck.states if ck is not None else {}
         for k in pending:
             backend.submit(k, frontier.paths[k], spec, resumed.get(k, b""))
+        # What earlier runs searched, for the line's rate: the finished subproblems read from
+        # the checkpoint, and the nodes inside each resumed state (counted once it reports).
+        earlier = sum(p.nodes for p in done.values())
+        state_nodes = getattr(self.tree, "state_nodes", None)
+        restored = {k: state_nodes(resumed[k]) for k in pending if k in resumed} \
+            if self.show_progress and state_nodes is not None else {}
         partial: dict[int, Part] = {}
         boards = self.job.family == "edge_matching"         # parts keep the deepest board
         bar = Progress(len(frontier.paths), sizes, self.show_progress,
@@ -431,7 +437,7 @@ class Coordinator:
                     ck.seconds = self._previous(ck) + split_seconds + (now - start)
                     ck.save(self.checkpoint_file)
                     last_save = now
-                self._draw(bar, frontier, done, backend)
+                self._draw(bar, frontier, done, backend, earlier, restored)
             if len(done) < len(frontier.paths):
                 backend.cancel()
                 collect(backend.drain(10.0))
@@ -448,19 +454,25 @@ class Coordinator:
                            backend, ck, in_order)
 
     @staticmethod
-    def _draw(bar: Progress, frontier: Frontier, done: dict[int, Part], backend) -> None:
+    def _draw(bar: Progress, frontier: Frontier, done: dict[int, Part], backend,
+              earlier: int = 0, restored: dict[int, int] | None = None) -> None:
         """The progress line: finished subproblems, and what the workers report from those
-        they are searching (local workers only; others report nothing until a part is done)."""
+        they are searching (local workers only; others report nothing until a part is done).
+        ``earlier``, ``restored``: nodes searched by earlier runs (finished subproblems; the
+        states resumed, by subproblem), left out of the rate."""
         if not bar.enabled:
             return
         running = {k: f for k, f in backend.running().items() if k not in done}
         finished = [frontier.above, *done.values()]
+        before = earlier + sum(n for k, n in (restored or {}).items()
+                               if k in running or k in done)
         bar.update(set(done),
                    sum(p.count for p in finished) + sum(f["solutions"] for f in running.values()),
                    sum(p.nodes for p in done.values()),
                    running_nodes=sum(f["nodes"] for f in running.values()),
                    deepest=max([p.deepest for p in finished] +
-                               [f["deepest"] for f in running.values()]))
+                               [f["deepest"] for f in running.values()]),
+                   earlier_nodes=before)
 
     def _previous(self, ck: Checkpoint) -> float:
         if not hasattr(self, "_resumed_seconds"):

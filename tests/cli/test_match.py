@@ -13,7 +13,7 @@ import pytest
 
 from cpkit.cli import main
 from cpkit.io.edge_matching import read_edge_matching
-from cpkit.parallel.plan import MAX_SUBPROBLEMS
+from cpkit.parallel.plan import MAX_OVERSHOOT, MAX_SUBPROBLEMS, MIN_PER_WORKER
 from cpkit.result import verify_board
 from tests.cli import interrupted_summary
 from tests.conftest import unsolvable_board
@@ -286,7 +286,8 @@ def test_sigint_reports_partial_results(tmp_path):
 def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_path):
     """16 x 16 with two colours a palette: Knuth's estimate of the tree passes the float range
     (it once ended the default two-worker run in a traceback); the estimate says so in JSON's
-    terms and the run splits as finely as it can."""
+    terms and the run splits as finely as it plans to: at the first depth with 20,000
+    subproblems, or the one above it if that first one holds more than ``MAX_OVERSHOOT``."""
     board = generated(capsys, tmp_path, 16, 2, 2)
     status, out, _ = run(capsys, "match", board, "--monte-carlo", "2", "--json")
     estimate = json.loads(out.strip().splitlines()[-1])
@@ -297,7 +298,13 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
                          "--count-only", "--json")
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and summary["complete"] is False and summary["solutions"] > 0
-    assert summary["subproblems"] >= MAX_SUBPROBLEMS
+    n = summary["subproblems"]
+    if n < MAX_SUBPROBLEMS:
+        from cpkit.parallel.edge_matching import prepare_cp
+
+        below = prepare_cp(read_edge_matching(board), {}).frontier(summary["split_depth"] + 1,
+                                                                   False)
+        assert n >= 2 * MIN_PER_WORKER and len(below.paths) > MAX_OVERSHOOT
 
 
 def test_render_after_a_run_that_found_nothing_draws_its_deepest_board(capsys, tmp_path):

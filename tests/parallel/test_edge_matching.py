@@ -221,6 +221,9 @@ def test_runs_too_short_for_a_subproblem_still_finish_it_one_after_another(tmp_p
 
 def test_a_damaged_state_searches_the_subproblem_from_its_start(em_instance):
     tree = split_em.prepare_backtrack(em_instance("gen_6_b4i5_s3.txt"), {})
+    stopped = tree.solve([0], store=False, time_limit=1e-9, state_every=60.0)
+    assert not stopped.complete and tree.state_nodes(stopped.state) == stopped.nodes > 0
+    assert tree.state_nodes(b"junk") == 0
     fresh = tree.solve([0], store=False)
     again = tree.solve([0], store=False, state=b"PK\x03\x04 not a saved state")
     assert again.complete and (again.count, again.nodes) == (fresh.count, fresh.nodes) == \

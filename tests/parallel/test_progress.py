@@ -136,9 +136,19 @@ def test_tiling_workers_report_the_subproblems_they_are_searching(tiling_instanc
     assert max(float(line.split(" M nodes/s")[0].split()[-1]) for line in lines) > 0.1
 
 
+def test_a_resumed_runs_rate_leaves_out_what_earlier_runs_searched():
+    out = io.StringIO()
+    bar = Progress(4, [1e6] * 4, enabled=True, stream=out)
+    time.sleep(0.1)
+    bar.update({0, 1}, 5, 40_000_000, force=True, running_nodes=1_000_000,
+               earlier_nodes=40_000_000)
+    rate = float(out.getvalue().rsplit("\r", 1)[-1].split(" M nodes/s")[0].split()[-1])
+    assert 1 <= rate <= 10            # 1 M nodes in about 0.1 s, not 41 M
+
+
 def test_durations_read_at_a_glance():
     from cpkit.parallel.progress import duration
 
     assert [duration(x) for x in (41, 185, 5 * 3600 + 7 * 60, 3 * 86400 + 4 * 3600,
-                                  7_672_868 * 3600, float("inf"))] == \
-        ["41s", "3m05s", "5h07m", "3d04h", "875 years", "?"]
+                                  7_672_868 * 3600, 5e32, float("inf"))] == \
+        ["41s", "3m05s", "5h07m", "3d04h", "875 years", "1.6e+25 years", "?"]
