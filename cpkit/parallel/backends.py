@@ -37,6 +37,11 @@ class InlineBackend:
         self._cancel_flag = False
         self._outer_cancel = cancel
         self._queue: deque = deque()
+        self._running: dict[int, dict[str, int]] = {}
+        self._states: dict[int, bytes] = {}
+        #: Called after each slice of the subproblem being searched: the coordinator does not
+        #: poll meanwhile, so this is when it draws its line and saves its checkpoint.
+        self.between_slices: Callable[[], None] | None = None
 
     def _cancelled(self) -> bool:
         return self._cancel_flag or self._outer_cancel()
@@ -56,7 +61,22 @@ class InlineBackend:
         if not self._queue or self._cancelled():
             return []
         index, path, spec, state = self._queue.popleft()
-        return [(index, jobs.solve_task(self.job, path, spec, self._cancelled, state=state))]
+        duties = self.between_slices
+
+        def report(figures: dict[str, int]) -> None:
+            self._running[index] = figures
+            duties()
+
+        def keep(blob: bytes) -> None:
+            self._states[index] = blob
+
+        try:
+            part = jobs.solve_task(self.job, path, spec, self._cancelled,
+                                   None if duties is None else report, state, keep)
+        finally:
+            self._running.pop(index, None)
+            self._states.pop(index, None)
+        return [(index, part)]
 
     def cancel(self) -> None:
         self._cancel_flag = True
@@ -65,12 +85,13 @@ class InlineBackend:
         return []
 
     def running(self) -> dict[int, dict[str, int]]:
-        """Subproblems run inside ``poll`` here: none is running between polls."""
-        return {}
+        """The figures of the subproblem being searched (inside ``poll``, for
+        ``between_slices``)."""
+        return dict(self._running)
 
     def states(self) -> dict[int, bytes]:
-        """The same: a subproblem stopped between polls hands its state back with its part."""
-        return {}
+        """The last state of the subproblem being searched (``TaskSpec.state_every``)."""
+        return dict(self._states)
 
     def close(self) -> None:
         self._queue.clear()
@@ -138,6 +159,9 @@ def _reporter(results, index: int) -> Callable[[dict[str, int]], None]:
 
 class LocalBackend:
     """Worker processes on this machine (spawned, so safe on every platform and with numba)."""
+
+    #: Not called: the coordinator polls while the workers search.
+    between_slices: Callable[[], None] | None = None
 
     def __init__(self, workers: int):
         self.workers = workers
@@ -297,6 +321,8 @@ class DaskBackend:
 
     #: How long to try reaching a scheduler given by address.
     CONNECT_TIMEOUT = "10s"
+    #: Not called: the coordinator polls while the workers search.
+    between_slices: Callable[[], None] | None = None
 
     def __init__(self, client: Any = None, address: str | None = None):
         distributed = _dask_import()

@@ -400,8 +400,22 @@ class Coordinator:
                        n_cells=self.job.model.n_cells if boards else 0)
         in_order = InOrder(frontier, self.tree.decode, self.on_solution if self.store else None,
                            self._cap(), bar.clear)
-        last_save = time.perf_counter()
+        last_save = [time.perf_counter()]
         reason = COMPLETE
+
+        def duties() -> None:
+            """Between polls, and between the slices of a subproblem searched in this process:
+            save the checkpoint when due (with the running subproblems' states), draw the
+            line."""
+            now = time.perf_counter()
+            if saving and now - last_save[0] >= self.checkpoint_every:
+                ck.states.update((k, s) for k, s in backend.states().items() if k not in done)
+                ck.seconds = self._previous(ck) + split_seconds + (now - start)
+                ck.save(self.checkpoint_file)
+                last_save[0] = now
+            self._draw(bar, frontier, done, backend, earlier, restored)
+
+        backend.between_slices = duties
 
         def collect(finished) -> None:
             for k, part in finished:
@@ -430,14 +444,7 @@ class Coordinator:
                 if deadline is not None and time.time() >= deadline:
                     reason = TIME_LIMIT
                     break
-                now = time.perf_counter()
-                if saving and now - last_save >= self.checkpoint_every:
-                    ck.states.update((k, s) for k, s in backend.states().items()
-                                     if k not in done)
-                    ck.seconds = self._previous(ck) + split_seconds + (now - start)
-                    ck.save(self.checkpoint_file)
-                    last_save = now
-                self._draw(bar, frontier, done, backend, earlier, restored)
+                duties()
             if len(done) < len(frontier.paths):
                 backend.cancel()
                 collect(backend.drain(10.0))

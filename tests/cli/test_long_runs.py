@@ -228,17 +228,19 @@ def test_match_with_two_workers_counts_like_one(engine):
     assert runs[1]["subproblems"] >= 40 and runs[1]["workers"] == 2
 
 
-def test_a_killed_edge_matching_run_resumes_inside_its_subproblems(tmp_path):
+@pytest.mark.parametrize("workers", ["2", "1"])
+def test_a_killed_edge_matching_run_resumes_inside_its_subproblems(tmp_path, workers):
     """While the run goes, the workers send their subproblem's state every --checkpoint-every
     seconds and the checkpoint keeps it, so after kill -9 the resumed run goes on inside those
     subproblems (none of which had finished) and ends on the figures of one uninterrupted
-    run."""
+    run.  With one worker the subproblem is searched in the coordinator's own process, which
+    saved nothing until it ended."""
     board = tmp_path / "g7.txt"
     made = run_cli("generate", "edge-matching", "--size", "7", "--border-colors", "6",
                    "--inner-colors", "6", "--seed", "2", "-o", str(board))
     assert made.returncode == 0, made.stderr
-    args = ["match", str(board), "--engine", "backtrack", "--workers", "2", "--subproblems",
-            "2", "--count-only", "--json"]
+    args = ["match", str(board), "--engine", "backtrack", "--workers", workers,
+            "--subproblems", "2", "--count-only", "--json"]
     whole = summary(run_cli(*args).stdout)
     assert whole["complete"] and whole["solutions"] == 4
     ck = tmp_path / "g7.ck"
