@@ -392,6 +392,7 @@ class DaskBackend:
         return {}
 
     def states(self) -> dict[int, bytes]:
+        """Dask tasks send no state while they run (a stopped one's part brings its own)."""
         return {}
 
     def close(self) -> None:
