@@ -41,7 +41,7 @@ from ..models.edge_matching import EdgeMatchingPuzzle
 from ..propagators import colorpair
 from ..result import LIMIT, Result, Stats
 from ..search import em_backtrack, em_cp, em_edges
-from ..search.driver import DriveOutcome, drive
+from ..search.driver import DriveOutcome, drive, reporter
 from ..search.edge_matching import (CELL_RULES, DEFAULT_SHAVE, check_options, deepest_search,
                                     shave_limit)
 from .dlx import worker_id
@@ -154,11 +154,9 @@ class EdgeMatchingTree:
     def state_nodes(state: bytes) -> int:
         """The nodes a ``Part.state`` had searched (0 if it cannot be read): a resumed run's
         progress line leaves them out of its rate."""
-        try:
-            with np.load(io.BytesIO(state), allow_pickle=False) as saved:
-                return int(saved["nodes"][0])
-        except (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile):
-            return 0
+        arrays = _unpack(state)
+        nodes = None if arrays is None else arrays.get("nodes")
+        return int(nodes[0]) if nodes is not None and nodes.shape == (1,) else 0
 
     def decode(self, solution: list[int]):
         return self.puzzle.solution_from_orientations(solution)
@@ -208,11 +206,11 @@ class EdgeMatchingTree:
         search = self._search(path, store, sink)
         earlier = _resume(search, state, solutions) if state else (0.0, 0.0)
         saved = [time.perf_counter()]
+        figures = reporter(search, on_progress)
 
         def report() -> None:
-            if on_progress is not None:
-                on_progress({"nodes": search.nodes, "solutions": search.solutions,
-                             "deepest": search.deepest})
+            if figures is not None:
+                figures()
             now = time.perf_counter()
             if on_state is not None and state_every is not None and \
                     now - saved[0] >= state_every:
@@ -325,19 +323,26 @@ def _pack(search, solutions: list[list[int]], seconds: float, cpu_seconds: float
     return out.getvalue()
 
 
+def _unpack(state: bytes) -> dict[str, np.ndarray] | None:
+    """The arrays of ``_pack``'s ``state``; None if it is not a readable ``.npz``."""
+    try:
+        with np.load(io.BytesIO(state), allow_pickle=False) as saved:
+            return {name: saved[name] for name in saved.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+
+
 def _resume(search, state: bytes, solutions: list[list[int]]) -> tuple[float, float]:
     """Put ``_pack``'s ``state`` into the fresh ``search`` and its solutions into
     ``solutions``; returns the seconds and CPU seconds spent before.  A state this search
     cannot take (damaged, or saved by a cpkit whose kernels keep their state otherwise) is
     dropped: the subproblem is then searched from its start, which counts the same."""
-    try:
-        with np.load(io.BytesIO(state), allow_pickle=False) as saved:
-            arrays = {name: saved[name] for name in saved.files}
-        snapshot = {name[len("search."):]: a for name, a in arrays.items()
-                    if name.startswith("search.")}
-        kept, seconds = arrays["solutions"], arrays["seconds"]
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+    arrays = _unpack(state)
+    if arrays is None or "solutions" not in arrays or "seconds" not in arrays:
         return 0.0, 0.0
+    snapshot = {name[len("search."):]: a for name, a in arrays.items()
+                if name.startswith("search.")}
+    kept, seconds = arrays["solutions"], arrays["seconds"]
     if kept.ndim != 2 or kept.shape[1] != len(search.deep_buf) or seconds.shape != (2,) \
             or not search.restore(snapshot):
         return 0.0, 0.0

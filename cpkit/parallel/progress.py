@@ -55,13 +55,15 @@ class _Line:
         self._last = 0.0
         self._shown = False
 
+    def waiting(self) -> bool:
+        """Whether an update now would draw nothing (disabled, or drawn less than
+        REFRESH_SECONDS ago): a caller can skip gathering its figures."""
+        return not self.enabled or time.perf_counter() - self._last < REFRESH_SECONDS
+
     def _due(self, force: bool) -> bool:
-        if not self.enabled:
+        if not self.enabled or (not force and self.waiting()):
             return False
-        now = time.perf_counter()
-        if not force and now - self._last < REFRESH_SECONDS:
-            return False
-        self._last = now
+        self._last = time.perf_counter()
         return True
 
     def _draw(self, line: str) -> None:

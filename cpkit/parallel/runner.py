@@ -467,7 +467,7 @@ class Coordinator:
         they are searching (local workers only; others report nothing until a part is done).
         ``earlier``, ``restored``: nodes searched by earlier runs (finished subproblems; the
         states resumed, by subproblem), left out of the rate."""
-        if not bar.enabled:
+        if bar.waiting():               # called every slice in this process: sum only to draw
             return
         running = {k: f for k, f in backend.running().items() if k not in done}
         finished = [frontier.above, *done.values()]
