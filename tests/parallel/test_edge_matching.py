@@ -6,6 +6,7 @@ foreign paths are refused."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -255,3 +256,93 @@ def test_dask_local_cluster_counts(em_instance):
             if engine in EXACT:
                 sequential = solve(puzzle, engine=engine, count_only=True)
                 assert split.stats.nodes == sequential.stats.nodes
+
+
+def test_dask_tasks_send_their_figures_and_states_while_they_search(tmp_path, monkeypatch):
+    """One subproblem of about 1.8 s on a Dask worker, in a checkpointed run: the coordinator
+    sees its running figures (the progress line) and its states (the checkpoint: a killed
+    coordinator loses little) before its part comes back, and a state taken mid-search goes on
+    to the uninterrupted run's figures."""
+    distributed = pytest.importorskip("distributed")
+    from cpkit.io.edge_matching import write_native
+    from cpkit.parallel.backends import DaskBackend
+
+    board = tmp_path / "g7.txt"
+    write_native(generate(7, border_colours=5, inner_colours=6, seed=1), board)
+    seen, paths = [], {}
+    submit, poll = DaskBackend.submit, DaskBackend.poll
+
+    def recording_submit(self, index, path, spec, state=b""):
+        paths[index] = path
+        return submit(self, index, path, spec, state)
+
+    def recording_poll(self, timeout):
+        seen.append((self.running(), self.states()))
+        return poll(self, timeout)
+
+    monkeypatch.setattr(DaskBackend, "submit", recording_submit)
+    monkeypatch.setattr(DaskBackend, "poll", recording_poll)
+    options = dict(engine="edges", subproblems=1, limit=10)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        run = cpkit.solve(str(board), client=client, checkpoint=str(tmp_path / "g7.ck"),
+                          checkpoint_every=0.2, **options)
+    whole = cpkit.solve(str(board), workers=1, **options)
+    assert run.complete and run.count == whole.count == 8
+    assert run.stats.nodes == whole.stats.nodes
+    [(index, path)] = paths.items()
+    figures = [running[index] for running, _ in seen if index in running]
+    states = [states[index] for _, states in seen if index in states]
+    assert figures and 0 < figures[-1]["nodes"] < whole.stats.nodes
+    assert states
+    tree = split_em.prepare_edges(cpkit.load(board), {})
+    assert 0 < tree.state_nodes(states[-1]) < whole.stats.nodes
+    resumed = tree.solve(path, store=False, state=states[-1])
+    assert resumed.complete and (resumed.count, resumed.nodes) == (8, whole.stats.nodes)
+
+
+def test_a_dask_task_its_coordinator_let_go_of_stops_searching():
+    """A killed coordinator's client is gone, so the scheduler lets go of its tasks; the worker
+    cannot stop a running task, so the search must see it and end (it went on for ever, its
+    thread lost to the cluster).  Here the future is cancelled as the scheduler does then, and
+    the worker's only thread must be free for the next task within seconds."""
+    distributed = pytest.importorskip("distributed")
+    from cpkit.parallel.backends import DaskBackend
+    from cpkit.parallel.job import Job, TaskSpec
+
+    endless = generate(16, border_colours=5, inner_colours=17, seed=7)     # days of search
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        backend = DaskBackend(client)
+        backend.start(Job("edge_matching", "backtrack", endless, {}))
+        backend.ready()
+        backend.submit(0, [0], TaskSpec())
+        deadline = time.monotonic() + 30
+        while 0 not in backend.running() and time.monotonic() < deadline:
+            assert backend.poll(0.2) == []
+        assert backend.running()[0]["nodes"] > 0        # searching
+        client.cancel(list(backend._futures.values()))
+        assert client.submit(sum, [1, 2], pure=False).result(timeout=10) == 3
+        backend.close()
+
+
+def test_a_dask_run_stopped_early_ends_at_once_however_many_subproblems_it_has():
+    """Every subproblem sent to the cluster must start and hand back a part before a stopped
+    run ends; with all 11,868 of a 16 x 16 sent at once, a run with a 10 s limit took 42 s.
+    Only a few a worker thread go out at a time."""
+    distributed = pytest.importorskip("distributed")
+
+    endless = generate(16, border_colours=5, inner_colours=17, seed=7)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        cpkit.solve(endless, engine="backtrack", first=True, client=client, time_limit=0.1)
+        started = time.perf_counter()
+        run = cpkit.solve(endless, engine="backtrack", first=True, client=client,
+                          time_limit=1.0)
+        took = time.perf_counter() - started
+    assert not run.complete and run.stop_reason == "time_limit"
+    assert run.stats.extra["subproblems"] > 5_000
+    assert took < 6.0, took
