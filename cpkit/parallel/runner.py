@@ -24,6 +24,8 @@ from .job import Job, TaskSpec, tree as prepared_tree
 from .progress import Progress, SearchLine
 from .protocol import Frontier, Part
 
+#: Seed of the progress line's size estimates, apart from those that order the subproblems.
+LINE_SEED = 1_000_003
 #: Without an explicit ``workers``, trees estimated smaller than this are searched in this
 #: process: starting worker processes would cost more than it saves.
 AUTO_MIN_NODES = 500_000
@@ -365,10 +367,17 @@ class Coordinator:
         pending = [k for k in range(len(frontier.paths)) if k not in done]
         sizes = [1.0] * len(frontier.paths)
         if self.show_progress:
-            sizes = plan.subproblem_sizes(self.tree, frontier.paths,
-                                          seconds=plan.planning_budget(self.time_limit))
-            if not self._streams():
-                pending.sort(key=lambda k: -sizes[k])
+            budget = plan.planning_budget(self.time_limit)
+            if self._streams():
+                sizes = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget)
+            else:
+                # The line needs estimates other than those the order is chosen by: the
+                # subproblems that go first are those whose estimates overshot most, the rest
+                # those whose estimates fell short (docs/architecture.md, progress).
+                order = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget / 2)
+                pending.sort(key=lambda k: -order[k])
+                sizes = plan.subproblem_sizes(self.tree, frontier.paths, seed=LINE_SEED,
+                                              seconds=budget / 2)
         plan_seconds = time.perf_counter() - split_start
         # The frontier search is part of the search; the rest of the planning is start-up.
         split_seconds = frontier.above.seconds if ck is None or self.resume_file is None else 0.0

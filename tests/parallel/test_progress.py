@@ -3,16 +3,58 @@
 from __future__ import annotations
 
 import io
+import math
 import time
 
 from cpkit.parallel.progress import Progress, SearchLine
 
 
-def test_time_left_scales_pending_estimates_by_the_finished_ones():
+def test_time_left_is_between_the_pending_estimates_and_the_finished_subproblems_mean():
     bar = Progress(3, [10.0, 10.0, 20.0], enabled=False)
-    # Subproblem 0 took 20 nodes where 10 were estimated: the 30 pending become 60.
-    assert bar.time_left({0}, 20, rate=6.0) == 10.0
+    # Nothing finished: the 40 estimated nodes at 4 a second.
+    assert bar.time_left(set(), 0, rate=4.0) == 10.0
+    # Subproblem 0 took 120 nodes: its two successors estimated at 30, by the mean at 240;
+    # the geometric mean, 84.85 nodes at 6 a second.
+    assert math.isclose(bar.time_left({0}, 120, rate=6.0), math.sqrt(30 * 240) / 6)
+    assert bar.time_left({0, 1, 2}, 160, rate=6.0) == 0.0
     assert bar.time_left(set(), 0, rate=0.0) == float("inf")
+
+
+def test_the_line_is_not_timed_by_the_estimates_that_chose_the_order(monkeypatch, tmp_path):
+    """The largest estimates go first, and they are the ones that overshot most: scaled by
+    them, the time left read "~0s" a third of the way through a Tetris cube count.  The line's
+    estimates come from other probes."""
+    import cpkit
+    from cpkit.parallel import backends, plan, progress, runner
+    from tests.conftest import TILING
+
+    made, shown, submitted = {}, [], []
+    sizes, line, submit = plan.subproblem_sizes, progress.Progress.__init__, \
+        backends.InlineBackend.submit
+
+    def recording_sizes(tree, paths, seed=0, seconds=plan.PLAN_SECONDS):
+        made[seed] = sizes(tree, paths, seed, seconds)
+        return made[seed]
+
+    def recording_line(self, total, estimates, *args, **kwargs):
+        shown.append(estimates)
+        line(self, total, estimates, *args, **kwargs)
+
+    def recording_submit(self, index, *args):
+        submitted.append(index)
+        submit(self, index, *args)
+
+    monkeypatch.setattr(plan, "subproblem_sizes", recording_sizes)
+    monkeypatch.setattr(progress.Progress, "__init__", recording_line)
+    monkeypatch.setattr(backends.InlineBackend, "submit", recording_submit)
+    result = cpkit.solve(str(TILING / "somacube.txt"), unique="rotation", count_only=True,
+                         workers=1, subproblems=40, progress=True,
+                         checkpoint=str(tmp_path / "soma.ck"))
+    assert result.complete and result.count == 480
+    assert sorted(made) == [0, runner.LINE_SEED] and shown == [made[runner.LINE_SEED]]
+    order = made[0]
+    assert [order[k] for k in submitted] == sorted(order, reverse=True)
+    assert made[0] != made[runner.LINE_SEED]
 
 
 def test_line_shows_subproblems_solutions_rate_and_time_left():
