@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .errors import InputError
+from .io.text import check_writable
 
 FORMATS = (".png", ".svg")
 FRAME_GREY = "#9a9a9a"
@@ -49,6 +50,7 @@ def check_output(path: str | Path) -> None:
     parent = Path(path).parent
     if str(parent) and not parent.is_dir():
         raise InputError(f"cannot draw to {path}: no directory {parent}")
+    check_writable(path, "the picture")
     _matplotlib()
 
 
@@ -74,7 +76,11 @@ def _figure(width: float, height: float):
 
 def _save(fig, out: str | Path) -> None:
     check_output(out)
-    fig.savefig(out, bbox_inches="tight", dpi=150 if Path(out).suffix.lower() == ".png" else None)
+    try:
+        fig.savefig(out, bbox_inches="tight",
+                    dpi=150 if Path(out).suffix.lower() == ".png" else None)
+    except OSError as exc:
+        raise InputError(f"cannot write the picture: {exc.strerror}", str(out)) from None
 
 
 # ---------------------------------------------------------------------------- tilings

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..bench import SUITES, run_suite
+from ..errors import InputError
+from ..io.text import check_writable
 from .common import HelpFormatter
 
 
@@ -31,5 +33,15 @@ def run(args) -> int:
     markdown = None
     if not args.no_write and Path(args.markdown).parent.is_dir():
         markdown = args.markdown
+    # Before the suite, which can take an hour: its figures were lost to a path it could not
+    # write, with a traceback.
+    if json_path:
+        try:
+            Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"cannot write the figures: {exc.strerror}", json_path) from None
+        check_writable(json_path, "the figures")
+    if markdown:
+        check_writable(markdown, "the tables")
     run_suite(args.suite, json_path, markdown, quick=args.quick)
     return 0

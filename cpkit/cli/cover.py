@@ -19,20 +19,25 @@ def add_parser(sub) -> None:
     p.add_argument("file", metavar="FILE", help="dlx1 input file")
     p.add_argument("--engine", default="auto", choices=["auto"] + supported("exact_cover"),
                    help="search engine")
-    p.add_argument("--heuristic", default="s", choices=["s", "f"],
-                   help="s: item with fewest options (Knuth's MRV); f: first item in order")
+    p.add_argument("--heuristic", default=None, choices=["s", "f"],
+                   help="dlx engine: s: item with fewest options (Knuth's MRV); f: first item "
+                        "in order (default: s)")
     add_run_options(p)
     long_runs.add_options(p)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
+    from ..errors import InputError
+
+    if args.heuristic is not None and args.engine not in ("auto", "dlx"):
+        raise InputError(f"--heuristic applies to the dlx engine, not {args.engine}")
     cover = read_dlx(args.file)
     announce_compiles()
     options = dict(engine=args.engine, limit=args.limit, time_limit=args.time_limit,
                    count_only=args.count_only)
     if args.engine in ("auto", "dlx"):
-        options["heuristic"] = args.heuristic
+        options["heuristic"] = args.heuristic or "s"
     if args.monte_carlo:
         return long_runs.monte_carlo(cover, args, options, None)
     result = long_runs.solve(cover, args, options, args.file)
@@ -41,6 +46,7 @@ def run(args) -> int:
             body = "\n".join(cover.option_labels[r] for r in rows)
             print(f"solution {k}:\n{body}\n")
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
-    text = (f"{cover.name}: {result.count:,} exact covers, {state}; engine {result.engine}, "
+    covers = "exact cover" if result.count == 1 else "exact covers"
+    text = (f"{cover.name}: {result.count:,} {covers}, {state}; engine {result.engine}, "
             f"{result.stats.nodes:,} nodes, search {result.seconds:.3f} s")
     return finish(result, args.json, text)

@@ -14,13 +14,15 @@ from ..result import Result
 from .common import non_negative_int, positive_float, positive_int
 
 
-def add_options(p: argparse.ArgumentParser) -> None:
+def add_options(p: argparse.ArgumentParser, edge_matching: bool = False) -> None:
+    """The long-run options of a solving command (``edge_matching``: of ``cpkit match``)."""
     g = p.add_argument_group(
         "long runs",
         "Split the search into independent subtrees and search them in parallel; counts equal "
-        "the sequential run's, and so do statistics and the order of solutions (except the "
-        "edge-matching cp engine's, whose nodes differ by a few percent).  A progress line is "
-        "drawn on standard error when it is a terminal (not with --json).")
+        "the sequential run's, and so do statistics and the order of solutions" +
+        (" (except the cp engine's, whose nodes differ by a few percent)" if edge_matching
+         else "") + ".  A progress line is drawn on standard error when it is a terminal "
+        "(not with --json).")
     g.add_argument("--workers", type=positive_int, metavar="N", default=None,
                    help="worker processes on this machine (default: all cores, but small "
                         "searches and --limit runs stay in one process; 1: the plain "
@@ -30,9 +32,11 @@ def add_options(p: argparse.ArgumentParser) -> None:
                         "pip install 'cpkit[dask]'")
     g.add_argument("--checkpoint", metavar="FILE",
                    help="write finished and pending subproblems to FILE periodically and when "
-                        "stopped (Ctrl-C, SIGTERM, --time-limit; edge matching: with the "
-                        "search's state inside the running ones); a run that prints "
-                        "solutions needs --first, --limit N or --show N (it keeps those in FILE)")
+                        "stopped (Ctrl-C, SIGTERM, --time-limit" +
+                        ("; with the search's state inside the running ones" if edge_matching
+                         else "") + "); a run that prints solutions needs " +
+                        ("--first, " if edge_matching else "") +
+                        "--limit N or --show N (it keeps those in FILE)")
     g.add_argument("--checkpoint-every", type=positive_float, metavar="S", default=60.0,
                    help="seconds between checkpoints")
     g.add_argument("--resume", metavar="FILE",
@@ -91,6 +95,15 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     from ..result import COMPLETE, INTERRUPTED, TIME_LIMIT
     from ..search import AUTO, family_of
 
+    searching = {"--first": options.get("first"), "--limit": options.get("limit") is not None,
+                 "--show": getattr(args, "show", None) is not None,
+                 "--render": getattr(args, "render", None), "--checkpoint": args.checkpoint,
+                 "--resume": args.resume, "--scheduler": args.scheduler,
+                 "--subproblems": args.subproblems is not None}
+    used = [flag for flag, given in searching.items() if given]
+    if used:
+        raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to a "
+                         f"search, not to --monte-carlo (which estimates the tree by probes)")
     family = family_of(model)
     engine = options.pop("engine", "auto")
     name = AUTO.get(family, engine) if engine == "auto" else engine

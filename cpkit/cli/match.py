@@ -99,7 +99,7 @@ def add_parser(sub) -> None:
                    help="draw the first solution to FILE (.png or .svg; see 'cpkit render'), "
                         "or, if none was found, the deepest partial board")
     add_run_options(p)
-    long_runs.add_options(p)
+    long_runs.add_options(p, edge_matching=True)
     p.set_defaults(run=run)
 
 
@@ -125,6 +125,8 @@ def run(args) -> int:
             raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
                              f"{' and '.join(engines)} engine{'s' if len(engines) > 1 else ''}, "
                              f"not {args.engine}")
+    if args.first and args.limit is not None:
+        raise InputError(f"--first and --limit {args.limit} both say when to stop: give one")
     shave = DEFAULT_SHAVE if args.shave is None else shave_setting(args.shave)
     if args.render:
         from ..render import check_output

@@ -103,6 +103,9 @@ def run(args) -> int:
     if (args.checkpoint or args.resume) and len(puzzles) > 1:
         raise InputError("the file holds several puzzles; choose one with --puzzle-index for a "
                          "checkpointed run", args.puzzle)
+    if args.stats and args.engine == "cpsat":
+        raise InputError("--stats counts the fits of the dlx, fila and hybrid engines; cpsat "
+                         "makes none")
     if args.render:
         from ..render import check_output
 

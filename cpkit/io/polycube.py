@@ -26,6 +26,9 @@ from ..models.tiling import Piece, Puzzle
 
 _D_TAGS = {"xDim", "yDim", "zDim", "oneSide"}
 _C_TAGS = {"name", "type", "layout"}
+#: Layout coordinates beyond this overflowed the 64-bit arithmetic of the rotations (a traceback);
+#: no box is more than 1000 cells long, so a piece reaching this far is a typing error anyway.
+MAX_COORDINATE = 10**9
 _L_TAGS = {"stationary"}
 
 
@@ -175,8 +178,10 @@ class _Parser:
     def _c_line(self, d: _PuzzleDef, lineno: int, tags) -> None:
         self._check_tags(lineno, "C", tags, _C_TAGS, required=("name", "layout"))
         name = tags["name"]
-        if name is True or not name or any(ch.isspace() for ch in name):
-            raise self.error(lineno, f"invalid piece name {name!r}")
+        if name is True or not name:
+            raise self.error(lineno, "name needs a value: name=NAME")
+        if any(ch.isspace() for ch in name):
+            raise self.error(lineno, f"invalid piece name {name!r} (no spaces)")
         kind = tags.get("type", "M")
         if kind not in ("M", "S"):
             raise self.error(lineno, f"type must be M (mobile) or S (stationary), got {kind!r}")
@@ -190,6 +195,9 @@ class _Parser:
             if len(cell) != 3 or None in cell:
                 raise self.error(lineno, f"layout cell {k} is {triple.strip()!r}; expected three "
                                          f"whole numbers 'x y z'")
+            if any(abs(v) > MAX_COORDINATE for v in cell):
+                raise self.error(lineno, f"layout cell {k} is {triple.strip()!r}; coordinates "
+                                         f"are at most {MAX_COORDINATE:,} in absolute value")
             cells.append(cell)
         if len(set(cells)) != len(cells):
             raise self.error(lineno, f"piece {name} lists a cell twice")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from pathlib import Path
 
 from ..errors import InputError
@@ -33,3 +35,20 @@ def read_text(path: str | Path) -> str:
         raise InputError("not a text file (invalid UTF-8)", path) from None
     except OSError as exc:
         raise InputError(f"cannot read the file: {exc.strerror}", path) from None
+
+
+def check_writable(path: str | os.PathLike, what: str) -> None:
+    """``InputError`` unless ``what`` (``the checkpoint``, ``the picture``) can be written at
+    ``path``, found before a long run rather than after it, when its figures would be lost: the
+    directory takes a file (one is made and removed) and ``path`` does not name a directory."""
+    raw = os.fspath(path)
+    target = Path(raw)
+    if raw.endswith(("/", os.sep)) or target.is_dir():
+        raise InputError(f"is a directory, not a file for {what}", raw)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                   dir=target.parent if str(target.parent) else ".")
+    except OSError as exc:
+        raise InputError(f"cannot write {what}: {exc.strerror}", raw) from None
+    os.close(fd)
+    os.unlink(tmp)

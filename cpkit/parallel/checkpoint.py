@@ -32,6 +32,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ..errors import InputError
+from ..io import text
 from ..search.edge_matching import shave_setting
 from .protocol import Frontier, Part, Path
 
@@ -61,18 +62,8 @@ def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def check_writable(path: str | os.PathLike) -> None:
     """``InputError`` unless a checkpoint can be written at ``path``, found before the search
-    starts rather than at its first checkpoint: the directory takes a file (one is made and
-    removed, as ``save`` makes its temporary file) and ``path`` is not a directory."""
-    target = FsPath(path)
-    if target.is_dir():
-        raise InputError("is a directory; --checkpoint names a file", str(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                   dir=target.parent if str(target.parent) else ".")
-    except OSError as exc:
-        raise InputError(f"cannot write the checkpoint: {exc.strerror}", str(path)) from None
-    os.close(fd)
-    os.unlink(tmp)
+    starts rather than at its first checkpoint."""
+    text.check_writable(path, "the checkpoint")
 
 
 @dataclass
@@ -216,6 +207,8 @@ class Checkpoint:
         try:
             split = data["split"]
             paths = [[int(v) for v in p] for p in split["paths"]]
+            if any(not 0 <= v < 2**31 for p in paths for v in p):
+                raise ValueError("a subproblem path holds a number out of range")
             done = {int(k): Part.from_json(v) for k, v in data["done"].items()}
             if any(not 0 <= k < len(paths) for k in done):
                 raise ValueError("a finished subproblem index is out of range")

@@ -204,7 +204,7 @@ class EdgeMatchingTree:
 
         cpu, started = time.thread_time(), time.perf_counter()
         search = self._search(path, store, sink)
-        earlier = _resume(search, state, solutions) if state else (0.0, 0.0)
+        earlier = _resume(search, path, state, solutions) if state else (0.0, 0.0)
         saved = [time.perf_counter()]
         figures = reporter(search, on_progress)
 
@@ -215,7 +215,7 @@ class EdgeMatchingTree:
             if on_state is not None and state_every is not None and \
                     now - saved[0] >= state_every:
                 saved[0] = now
-                on_state(_pack(search, solutions, earlier[0] + now - started,
+                on_state(_pack(search, path, solutions, earlier[0] + now - started,
                                earlier[1] + time.thread_time() - cpu))
 
         # Every solution counts here, so the kernel itself stops at ``limit`` (counting those
@@ -231,7 +231,7 @@ class EdgeMatchingTree:
                           earlier[0] + outcome.seconds, solutions, cpu)
         part.cpu_seconds += earlier[1]
         if not outcome.complete and state_every is not None:
-            part.state = _pack(search, solutions, part.seconds, part.cpu_seconds)
+            part.state = _pack(search, path, solutions, part.seconds, part.cpu_seconds)
         return part
 
     def _solve_roots(self, store: bool, limit: int | None, time_limit: float | None,
@@ -309,11 +309,13 @@ class EdgeMatchingTree:
         return result
 
 
-def _pack(search, solutions: list[list[int]], seconds: float, cpu_seconds: float) -> bytes:
-    """An unfinished subproblem's ``Part.state``: the search's snapshot, the solutions kept so
-    far and the time spent, as a compressed ``.npz`` (mostly zeros: a 16 x 16 CP search's
-    5.5 MB of arrays pack into a few hundred kB)."""
+def _pack(search, path: Path, solutions: list[list[int]], seconds: float,
+          cpu_seconds: float) -> bytes:
+    """An unfinished subproblem's ``Part.state``: its path, the search's snapshot, the
+    solutions kept so far and the time spent, as a compressed ``.npz`` (mostly zeros: a 16 x 16
+    CP search's 5.5 MB of arrays pack into a few hundred kB)."""
     arrays = {f"search.{name}": a for name, a in search.snapshot().items()}
+    arrays["path"] = np.array(path, dtype=np.int64)
     n_cells = len(search.deep_buf)
     arrays["solutions"] = np.array(solutions, dtype=np.int32).reshape(len(solutions), n_cells)
     arrays["seconds"] = np.array([seconds, cpu_seconds], dtype=np.float64)
@@ -332,13 +334,16 @@ def _unpack(state: bytes) -> dict[str, np.ndarray] | None:
         return None
 
 
-def _resume(search, state: bytes, solutions: list[list[int]]) -> tuple[float, float]:
-    """Put ``_pack``'s ``state`` into the fresh ``search`` and its solutions into
-    ``solutions``; returns the seconds and CPU seconds spent before.  A state this search
-    cannot take (damaged, or saved by a cpkit whose kernels keep their state otherwise) is
+def _resume(search, path: Path, state: bytes, solutions: list[list[int]]
+            ) -> tuple[float, float]:
+    """Put ``_pack``'s ``state`` of subproblem ``path`` into the fresh ``search`` and its
+    solutions into ``solutions``; returns the seconds and CPU seconds spent before.  A state
+    this search cannot take (damaged, another subproblem's: its arrays would fit and it would
+    count another subtree, or saved by a cpkit whose kernels keep their state otherwise) is
     dropped: the subproblem is then searched from its start, which counts the same."""
     arrays = _unpack(state)
-    if arrays is None or "solutions" not in arrays or "seconds" not in arrays:
+    if arrays is None or "solutions" not in arrays or "seconds" not in arrays or \
+            "path" not in arrays or arrays["path"].tolist() != list(path):
         return 0.0, 0.0
     snapshot = {name[len("search."):]: a for name, a in arrays.items()
                 if name.startswith("search.")}

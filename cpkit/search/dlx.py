@@ -65,7 +65,8 @@ class Constraints:
         from ..propagators import tiling_filters as tf
 
         def frm(v):
-            return K.NEVER if v is None else int(v)
+            # Beyond the piece count a feature is never active: say so in 64 bits.
+            return K.NEVER if v is None else min(int(v), puzzle.n_pieces + 1)
 
         use_parity = parity_trigger is not None or parity_filter is not None
         use_volume = volume_trigger is not None or volume_filter is not None

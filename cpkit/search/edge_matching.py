@@ -48,9 +48,11 @@ def shave_setting(shave: int | str) -> int | str:
 
 
 def shave_limit(shave: int | str, n_orientations: int) -> int:
-    """The shaving limit as a number: 0 for none, ``"all"`` for every candidate count."""
+    """The shaving limit as a number: 0 for none, ``"all"`` for every candidate count (a limit
+    above it is the same, and would not fit the kernels' 64 bits)."""
     setting = shave_setting(shave)
-    return max(1, n_orientations) if setting == "all" else setting
+    every = max(1, n_orientations)
+    return every if setting == "all" else min(setting, every)
 
 
 class Search(Protocol):

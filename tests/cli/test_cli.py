@@ -12,7 +12,7 @@ import pytest
 
 from cpkit.cli import main
 from tests.cli import interrupted_summary
-from tests.conftest import TILING
+from tests.conftest import EDGE_MATCHING, TILING
 
 
 def run(capsys, *args):
@@ -132,6 +132,18 @@ def test_hybrid_stats_show_the_configuration(capsys):
      "--mirror does not apply to a one-sided puzzle"),
     (["tile", str(TILING / "pentominoes_20x3.txt"), "--mc-seed", "5"],
      "--mc-seed goes with --monte-carlo"),
+    (["tile", str(TILING / "pentominoes_20x3.txt"), "--monte-carlo", "10", "--limit", "2",
+      "--show", "1"], "--limit, --show apply to a search, not to --monte-carlo"),
+    (["match", str(EDGE_MATCHING / "gen_4_b2i3_s2.txt"), "--monte-carlo", "10", "--first"],
+     "--first applies to a search, not to --monte-carlo"),
+    (["match", str(EDGE_MATCHING / "gen_4_b2i3_s2.txt"), "--first", "--limit", "3"],
+     "--first and --limit 3 both say when to stop"),
+    (["tile", str(TILING / "pentominoes_20x3.txt"), "--engine", "cpsat", "--stats"],
+     "--stats counts the fits of the dlx, fila and hybrid engines"),
+    (["cover", str(TILING / "pentominoes_20x3.txt"), "--engine", "cpsat", "--heuristic", "f"],
+     "--heuristic applies to the dlx engine, not cpsat"),
+    (["tile", str(TILING / "pentominoes_20x3.txt"), "--count-only", "--volume-trigger",
+      str(10**22), "--engine", "cpsat"], "triggers"),
 ])
 def test_errors_are_one_line_and_status_2(capsys, args, fragment):
     status, out, err = run(capsys, *args)
@@ -179,6 +191,9 @@ def test_cover_command(tmp_path, capsys):
     status, out, _ = run(capsys, "cover", str(f), "--json")
     assert status == 0 and json.loads(out.splitlines()[-1])["solutions"] == 2
     assert "solution 1:" in out
+    f.write_text("a b\na\nb\n")
+    status, out, _ = run(capsys, "cover", str(f), "--heuristic", "f")
+    assert status == 0 and "1 exact cover," in out
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

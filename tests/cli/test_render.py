@@ -63,3 +63,33 @@ def test_view_and_empty_files(capsys, hard_board, tmp_path):
     empty.write_text("\n")
     assert main(["render", str(empty), "-o", str(tmp_path / "x.png")]) == 2
     assert "the file is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [
+    ["render", "{tiling}", "-o", "{out}"],
+    ["tile", "{tiling}", "--limit", "1", "--render", "{out}"],
+    ["match", "{board}", "--first", "--render", "{out}"],
+])
+@pytest.mark.parametrize("out, message", [
+    ("/proc/cpkit-test.png", "cannot write the picture"),
+    ("{tmp}/drawn.svg", "is a directory"),
+    ("{tmp}/new.svg/", "is a directory"),
+])
+def test_a_picture_that_cannot_be_written_is_refused_before_the_search(capsys, tmp_path,
+                                                                       command, out, message):
+    """It was found after the search, when saving: a traceback (exit 1)."""
+    from tests.conftest import EDGE_MATCHING, TILING
+
+    (tmp_path / "drawn.svg").mkdir()
+    values = {"tiling": str(TILING / "pentominoes_20x3.txt"), "tmp": str(tmp_path),
+              "board": str(EDGE_MATCHING / "gen_4_b2i3_s2.txt")}
+    values["out"] = out.format(**values)
+    assert main([part.format(**values) for part in command]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_bench_refuses_a_figures_file_it_cannot_write_before_running(capsys):
+    assert main(["bench", "tiling-dlx", "--quick", "--json", "/proc/cpkit-test.json"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the figures" in err and "Traceback" not in err

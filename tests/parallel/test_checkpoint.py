@@ -203,3 +203,15 @@ def test_a_state_that_cannot_be_resumed_is_refused(tmp_path, states, message):
     path.write_text(json.dumps(data))
     with pytest.raises(InputError, match=message):
         Checkpoint.load(path)
+
+
+@pytest.mark.parametrize("step", [-1, 2**63 + 5])
+def test_an_edited_path_out_of_range_is_refused(tmp_path, step):
+    """A number past 64 bits reached a worker: "a worker failed: OverflowError"."""
+    path = tmp_path / "a.ck"
+    sample(tmp_path).save(path)
+    data = json.loads(path.read_text())
+    data["split"]["paths"][0][-1] = step
+    path.write_text(json.dumps(data))
+    with pytest.raises(InputError, match="path holds a number out of range"):
+        Checkpoint.load(path)

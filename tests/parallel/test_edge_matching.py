@@ -231,6 +231,22 @@ def test_a_damaged_state_searches_the_subproblem_from_its_start(em_instance):
         (16, fresh.nodes)
 
 
+def test_a_state_of_another_subproblem_is_dropped(em_instance):
+    """A checkpoint's states are keyed by subproblem; one put under another key (a damaged or
+    edited file) fits the search's arrays, and went on to count the other subtree."""
+    tree = split_em.prepare_backtrack(em_instance("gen_6_b4i5_s3.txt"), {})
+    frontier = tree.frontier(2, store=False)
+    first, second = frontier.paths[0], frontier.paths[2]
+    stopped = tree.solve(first, store=False, time_limit=1e-9, state_every=60.0)
+    assert not stopped.complete and stopped.nodes > 0
+    whole, fresh = tree.solve(first, store=False), tree.solve(second, store=False)
+    assert (whole.count, whole.nodes) != (fresh.count, fresh.nodes)
+    swapped = tree.solve(second, store=False, state=stopped.state)
+    assert swapped.complete and (swapped.count, swapped.nodes) == (fresh.count, fresh.nodes)
+    again = tree.solve(first, store=False, state=stopped.state)
+    assert again.complete and (again.count, again.nodes) == (whole.count, whole.nodes)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", sorted(MANIFEST))

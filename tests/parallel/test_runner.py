@@ -407,3 +407,23 @@ def test_an_exact_cover_run_in_one_process_draws_its_own_progress_line(tiling_in
     result = cpkit.solve(cover, workers=1, progress=True, count_only=True, limit=2000)
     assert result.count == 2000
     assert "deepest 12 options" in capsys.readouterr().err
+
+
+def test_two_sigints_at_once_are_one_interruption_and_a_later_one_quits():
+    """``timeout -s INT`` signals the process and its group: two SIGINTs at once.  The second
+    was taken for a second Ctrl-C, and one run in six ended without its report."""
+    import os
+    import signal
+    import time
+
+    from cpkit.parallel.runner import StopSignals
+
+    with StopSignals() as signals:
+        os.kill(os.getpid(), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        assert signals.raised == "SIGINT"
+        time.sleep(StopSignals.SAME_SECONDS + 0.1)
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.5)

@@ -268,3 +268,14 @@ def test_the_api_reads_counts_and_solves_edge_matching_files():
     result = cpkit.solve(cpkit.load(path), limit=2)
     assert result.engine == "cp" and result.count == 2
     assert all(verify_board(cpkit.load(path), s) == [] for s in result.solutions)
+
+
+@pytest.mark.parametrize("engine", ["cp", "edges"])
+def test_a_shaving_limit_above_every_candidate_count_is_all(em_instance, engine):
+    """``--shave 10**22`` overflowed the kernels' 64 bits (a traceback)."""
+    puzzle = em_instance("gen_5_b3i4_s3.txt")
+    huge = solve(puzzle, engine=engine, count_only=True, shave=10**22)
+    every = solve(puzzle, engine=engine, count_only=True, shave="all")
+    assert huge.count == every.count > 0
+    assert (huge.stats.nodes, huge.stats.extra["shave_trials"]) == \
+        (every.stats.nodes, every.stats.extra["shave_trials"])

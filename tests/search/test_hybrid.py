@@ -183,3 +183,14 @@ def test_random_puzzles_match_dlx(puzzle, data):
 ])
 def test_published_counts_with_the_automatic_engine(tiling_instance, name, count):
     assert solve(tiling_instance(name), count_only=True).count == count
+
+
+def test_a_trigger_beyond_the_piece_count_is_never_active(tiling_instance):
+    """A trigger from 10**22 pieces overflowed the kernel's 64-bit configuration (a
+    traceback); it is the same search as one from a count above the pieces."""
+    puzzle = tiling_instance("pentominoes_10x6.txt")
+    for name in ("volume_trigger", "parity_trigger"):
+        huge = solve(puzzle, engine="hybrid", fila_at=9, count_only=True, **{name: 10**22})
+        above = solve(puzzle, engine="hybrid", fila_at=9, count_only=True, **{name: 13})
+        assert huge.count == above.count == 2339
+        assert (huge.stats.fits, huge.stats.nodes) == (above.stats.fits, above.stats.nodes)
