@@ -128,7 +128,9 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
         raise KeyboardInterrupt
     reason = COMPLETE if est.probes == args.monte_carlo else \
         INTERRUPTED if signals.raised is not None else TIME_LIMIT
-    out = {"engine": name, "probes": est.probes, "stop_reason": reason,
+    # No ``solutions`` or ``complete``: an estimate is not a count (docs/formats.md).
+    out = {"name": getattr(model, "name", ""), "family": family, "engine": name,
+           "probes": est.probes, "stop_reason": reason,
            "seed": seed, "remaining": args.mc_remaining,
            "estimated_nodes": _json_number(est.nodes, 1),
            "nodes_error": _json_number(est.nodes_error, 1),

@@ -130,7 +130,7 @@ class EdgesSearch(BufferedSearch):
         return int(self.counters[K.CT_PROPAGATED])
 
     @property
-    def fails(self) -> int:
+    def failed_nodes(self) -> int:
         return int(self.counters[K.CT_FAILS])
 
     @property
@@ -142,7 +142,7 @@ class EdgesSearch(BufferedSearch):
         return int(self.counters[K.CT_SHAVED])
 
     def statistics(self) -> dict[str, int]:
-        return {"propagated": self.propagated, "fails": self.fails,
+        return {"propagated": self.propagated, "failed_nodes": self.failed_nodes,
                 "shave_trials": self.shave_trials, "shave_removed": self.shave_removed}
 
     def stop_after(self, decisions: int) -> None:
@@ -193,8 +193,8 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                                           time_limit=time_limit, count_only=count_only,
                                           on_solution=on_solution, on_progress=on_progress)
     stats = Stats(nodes=chain.total("nodes"),
-                  extra={key: chain.total(key) for key in ("propagated", "fails", "shave_trials",
-                                                         "shave_removed")})
+                  extra={key: chain.total(key) for key in ("propagated", "failed_nodes",
+                                                         "shave_trials", "shave_removed")})
     options = {"tiles": tiles, "alldifferent": alldifferent, "branching": branching,
                "shave": shave}
     return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),

@@ -166,6 +166,7 @@ def test_monte_carlo_estimates_without_solving():
     assert proc.returncode == 0, proc.stderr
     est = json.loads(proc.stdout.strip().splitlines()[-1])
     assert "solutions" not in est
+    assert (est["name"], est["family"], est["engine"]) == ("somacube", "tiling", "dlx")
     # DLX: 145,450 fits and 11,520 solutions; the estimate is within four standard errors.
     assert abs(est["estimated_nodes"] - 145_450) < 4 * est["nodes_error"]
     assert abs(est["estimated_solutions"] - 11_520) < 4 * est["solutions_error"]

@@ -149,7 +149,7 @@ def test_colours_the_tiles_do_not_show_change_nothing():
     assert ours.count == theirs.count > 0
     assert ours.solutions == theirs.solutions
     assert ours.stats.nodes == theirs.stats.nodes
-    counted = ("propagated", "fails", "shave_trials", "shave_removed")
+    counted = ("propagated", "failed_nodes", "shave_trials", "shave_removed")
     assert [ours.stats.extra[k] for k in counted] == [theirs.stats.extra[k] for k in counted]
 
 
