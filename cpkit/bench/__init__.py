@@ -13,8 +13,11 @@ import json
 import os
 import platform
 import re
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from importlib import import_module
 from pathlib import Path
@@ -97,13 +100,37 @@ def progress(what: str, number: int | None = None, total: int | None = None) -> 
     print(f"{_RUNNING['name']}: {what} ({', '.join(where)})", file=sys.stderr, flush=True)
 
 
+@contextmanager
+def _signals_end_the_suite():
+    """Ctrl-C or SIGTERM ends the whole suite, and nothing is written.  A search takes the
+    signal to stop and report what it found, right for a run but not for a measurement: the
+    suite went on, with the cut search in its table as if it had hit its time limit.  Searches
+    hand the signal on to a handler set before them, this one, which raises KeyboardInterrupt."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    for sig in previous:
+        signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 def run_suite(name: str, json_path: str | None = None, markdown_path: str | None = None,
               quick: bool = False) -> list[Table]:
     if name not in SUITES:
         raise InputError(f"unknown benchmark suite {name!r}; available: {', '.join(SUITES)}")
     module, _, attr = SUITES[name].partition(":")
     _RUNNING.update(name=name, start=time.perf_counter())
-    tables: list[Table] = getattr(import_module(module), attr)(quick=quick)
+    with _signals_end_the_suite():
+        tables: list[Table] = getattr(import_module(module), attr)(quick=quick)
     info = machine()
     header = (f"Measured {info['date']} on {info['cpu']} ({info['cores']} cores), Python "
               f"{info['python']}, numba {info['numba']}, numpy {info['numpy']}; "

@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
         "bench", help="run a benchmark suite and record the results",
         description="Run a benchmark suite, print its tables, write the figures as JSON and "
                     "update the suite's section of docs/benchmarks.md (when run from a cpkit "
-                    "checkout).",
+                    "checkout).  Ctrl-C or SIGTERM ends the whole suite and writes nothing.",
         formatter_class=HelpFormatter)
     p.add_argument("suite", choices=sorted(SUITES), help="suite to run")
     p.add_argument("--json", metavar="FILE", default=None,

@@ -40,7 +40,9 @@ class StopSignals:
     """While active, SIGINT and SIGTERM set ``raised`` instead of killing the coordinator; a
     second SIGINT raises KeyboardInterrupt as usual, unless it came within ``SAME_SECONDS`` of
     the first: ``timeout -s INT`` signals the process and its group, so the coordinator gets
-    two at once, and one run in six lost its report to the second."""
+    two at once, and one run in six lost its report to the second.  The first is also handed
+    to a handler of the caller's that was set before (as ``driver.InterruptFlag`` does: a
+    benchmark suite ends on it)."""
 
     #: SIGINTs this close together are one interruption, not a second Ctrl-C.
     SAME_SECONDS = 0.5
@@ -64,6 +66,9 @@ class StopSignals:
         if not self.raised:
             self._first = now
             self.raised = signal.Signals(signum).name
+            outer = self._previous.get(signum)
+            if callable(outer) and outer is not signal.default_int_handler:
+                outer(signum, frame)
 
     def __exit__(self, *exc) -> None:
         for sig, handler in self._previous.items():

@@ -47,3 +47,50 @@ def test_progress_goes_to_stderr_and_the_tables_everywhere_else(suite, capsys, t
 def test_an_unknown_suite_names_the_ones_there_are():
     with pytest.raises(InputError, match="unknown benchmark suite 'nope'; available: tiling-dlx"):
         bench.run_suite("nope")
+
+
+#: Searches the interrupted suite went on to after its signal.
+AFTER_THE_SIGNAL: list = []
+
+
+def interrupted_search(quick: bool = False, workers: int | None = None) -> list[bench.Table]:
+    """A search of days (16 x 16, Eternity II's palettes) that gets a SIGINT while it searches:
+    at its first progress report in one process, after 1 s when split (the coordinator takes
+    signals from its start)."""
+    import os
+    import signal
+    import threading
+
+    import cpkit
+    from cpkit.models.em_generator import generate
+
+    board = generate(16, border_colours=5, inner_colours=17, seed=7)
+
+    def interrupt(*_) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+    if workers is None:
+        options = {"on_progress": interrupt}
+    else:
+        options = {"workers": workers}
+        threading.Timer(1.0, interrupt).start()
+    result = cpkit.solve(board, engine="backtrack", first=True, time_limit=60, **options)
+    AFTER_THE_SIGNAL.append(result.stop_reason)
+    return [bench.Table("Cut", ["stop"], [[result.stop_reason]], [])]
+
+
+@pytest.mark.parametrize("workers", [None, 2])
+def test_a_signal_ends_the_whole_suite_and_writes_nothing(monkeypatch, tmp_path, workers):
+    """A search takes Ctrl-C to stop and report, so the suite went on with the cut search in
+    its table, as if it had hit its time limit; in one process or split over workers."""
+    import functools
+    import sys
+
+    monkeypatch.setitem(bench.SUITES, "cut", f"{__name__}:cut_suite")
+    monkeypatch.setattr(sys.modules[__name__], "cut_suite",
+                        functools.partial(interrupted_search, workers=workers), raising=False)
+    AFTER_THE_SIGNAL.clear()
+    figures, tables = tmp_path / "cut.json", tmp_path / "benchmarks.md"
+    with pytest.raises(KeyboardInterrupt):
+        bench.run_suite("cut", str(figures), str(tables))
+    assert AFTER_THE_SIGNAL == [] and not figures.exists() and not tables.exists()
