@@ -77,6 +77,12 @@ def write_dlx(cover: ExactCover, out: TextIO, comment: str = "") -> None:
     if any(int(n) != 1 for n in cover.need):
         raise InputError("dlx1 cannot express items needed more than once")
     names = cover.primary + cover.secondary
+    for name in names:
+        # Such a name came back as other items, or not at all ("a b" was read as a and b).
+        if not isinstance(name, str) or not name or any(ch.isspace() for ch in name) or \
+                "|" in name or ":" in name:
+            raise InputError(f"dlx1 cannot write the item name {name!r} (a name is a nonempty "
+                             f"string without spaces, '|' or ':')")
     if comment:
         for line in comment.splitlines():
             out.write(f"| {line}\n")

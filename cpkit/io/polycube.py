@@ -262,6 +262,10 @@ def write_polycube(puzzles: Puzzle | list[Puzzle], out: TextIO, comment: str = "
     """
     if isinstance(puzzles, Puzzle):
         puzzles = [puzzles]
+    if any(p.mirror for p in puzzles):
+        # It read back without it: another puzzle, with another count.
+        raise InputError("the polycube format has no mirror flag: write the puzzle without "
+                         "mirror=True and solve it with --mirror (mirror=True)")
     for line in comment.splitlines():
         out.write(f"# {line}\n" if line else "#\n")
     for p in puzzles:

@@ -37,7 +37,14 @@ class ExactCover:
         self.option_items = np.ascontiguousarray(self.option_items, dtype=np.int32)
         if self.need is None:
             self.need = np.ones(len(self.primary), dtype=np.int32)
-        self.need = np.ascontiguousarray(self.need, dtype=np.int32)
+        need = np.asarray(self.need)
+        # One entry per primary item: numpy spread need=[2] over every item (a wrong count).
+        if need.shape != (len(self.primary),):
+            raise InputError(f"need must have one entry per primary item ({len(self.primary)}), "
+                             f"got shape {need.shape}")
+        if need.size and (need.dtype.kind not in "iu" or need.max() >= 2**31):
+            raise InputError("need must hold whole numbers below 2**31")
+        self.need = np.ascontiguousarray(need, dtype=np.int32)
         self._validate()
 
     @classmethod

@@ -9,10 +9,11 @@ CP-SAT runs).  Every engine function takes the model and keyword options and ret
 from __future__ import annotations
 
 import inspect
+import numbers
 from importlib import import_module
 from typing import Any, Callable
 
-from ..errors import EngineUnavailable
+from ..errors import EngineUnavailable, InputError
 from ..result import Result
 
 ENGINES: dict[tuple[str, str], str] = {
@@ -66,6 +67,7 @@ def engine_function(family: str, name: str) -> Callable[..., Result]:
 
 def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     family = family_of(model)
+    _check_run_options(options)
     name = AUTO.get(family, engine) if engine == "auto" else engine
     fn = engine_function(family, name)
     if family == "tiling":
@@ -83,6 +85,26 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     if family == "exact_cover" and unique not in (None, "raw"):
         raise EngineUnavailable("exact covers have no symmetry to count up to; use unique='raw'")
     return fn(model, **options)
+
+
+def _check_run_options(options: dict[str, Any]) -> None:
+    """``InputError`` for a limit, time limit or callback that every family would misuse:
+    exact covers took ``limit=0`` as a finished search of no solution and ``limit=-1`` as
+    none, and a string reached the engines as a raw TypeError."""
+    limit, time_limit = options.get("limit"), options.get("time_limit")
+    if limit is not None:
+        if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
+            raise InputError(f"limit must be a whole number, got {limit!r}")
+        if limit < 1:
+            raise InputError(f"--limit must be at least 1, got {limit}")
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
+            raise InputError(f"time_limit must be a number of seconds, got {time_limit!r}")
+        if not time_limit > 0:
+            raise InputError(f"--time-limit must be positive, got {time_limit}")
+    for key in ("on_solution", "on_progress"):
+        if options.get(key) is not None and not callable(options[key]):
+            raise InputError(f"{key} must be a function, got {options[key]!r}")
 
 
 def _check_options(name: str, options: dict[str, Any], *takers: Callable[..., Any],

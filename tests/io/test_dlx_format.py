@@ -53,3 +53,12 @@ def test_write_then_read():
     again = parse_dlx(buf.getvalue().splitlines())
     assert again.primary == cover.primary
     assert again.option_labels == cover.option_labels
+
+
+@pytest.mark.parametrize("name", ["a b", "", "a|b", "a:b", 7])
+def test_a_name_dlx1_cannot_hold_is_refused_on_writing(name):
+    """'a b' was written and read back as two items a and b: another problem."""
+    from cpkit.models.exact_cover import ExactCover
+
+    with pytest.raises(InputError, match="dlx1 cannot write the item name"):
+        write_dlx(ExactCover.from_rows([name, "z"], [], [[0, 1]]), io.StringIO())

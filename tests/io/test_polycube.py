@@ -159,3 +159,18 @@ def test_bundled_files_match_their_generator():
     script = ROOT / "tools" / "make_tiling_instances.py"
     done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
+
+
+def test_a_mirror_puzzle_is_not_written_as_one_without_mirror():
+    """The format has no mirror flag: written, the Soma cube read back with 11,520 raw
+    solutions instead of the mirror puzzle's 27,024."""
+    import io
+
+    from cpkit.io.polycube import write_polycube
+    from cpkit.models.tiling import Puzzle
+
+    (soma,) = read_polycube(TILING / "somacube.txt")
+    out = io.StringIO()
+    with pytest.raises(InputError, match="no mirror flag"):
+        write_polycube([soma, Puzzle(soma.pieces, box=soma.box, mirror=True)], out)
+    assert out.getvalue() == ""

@@ -145,3 +145,21 @@ def test_progress_reports_end_on_the_results_figures(tiling_instance):
     result = dlx.solve_cover(cover, on_progress=reports.append)
     assert reports and reports[-1] == {"nodes": result.stats.nodes, "solutions": result.count,
                                        "deepest": max(len(s) for s in result.solutions)}
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"limit": 0}, "at least 1"), ({"limit": -1}, "at least 1"), ({"limit": "3"}, "whole"),
+    ({"limit": 2.5}, "whole"), ({"limit": True}, "whole"), ({"time_limit": -5}, "positive"),
+    ({"time_limit": float("nan")}, "positive"), ({"time_limit": "x"}, "number of seconds"),
+    ({"on_solution": 5}, "must be a function"),
+])
+@pytest.mark.parametrize("engine", ["dlx", "cpsat"])
+def test_exact_covers_refuse_limits_every_family_refuses(options, message, engine):
+    """Exact covers took limit=0 as a finished search of no solution, limit=-1 as no limit,
+    a negative time limit as none."""
+    from cpkit.errors import InputError
+    from cpkit.search import solve
+
+    cover = ExactCover.from_rows(list("abc"), [], [[0, 1], [2], [0], [1, 2]])
+    with pytest.raises(InputError, match=message):
+        solve(cover, engine=engine, **options)
