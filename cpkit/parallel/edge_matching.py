@@ -42,7 +42,7 @@ from ..propagators import colorpair
 from ..result import LIMIT, Result, Stats
 from ..search import em_backtrack, em_cp, em_edges
 from ..search.driver import DriveOutcome, drive, reporter
-from ..search.edge_matching import (CELL_RULES, DEFAULT_SHAVE, check_options, deepest_search,
+from ..search.edge_matching import (CELL_RULES, DEFAULT_SHAVE, check_unique, deepest_search,
                                     shave_limit)
 from .dlx import worker_id
 from .protocol import Frontier, Part, Path, Probe
@@ -359,7 +359,7 @@ def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
              ) -> EdgeMatchingTree:
     options = dict(options)
     unique = options.pop("unique", "rotation")
-    check_options(unique, None, None)
+    check_unique(unique)
     engine_options: dict[str, Any] = {}
     if engine == "cp":
         for key, default in CP_OPTIONS.items():

@@ -107,7 +107,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     until it and every subproblem before it have finished, to give them in that order;
     ``cpkit match --show N`` needs N, not millions).
     """
-    from ..search import AUTO, family_of
+    from ..search import AUTO, check_run_options, family_of
     from ..search import solve as sequential
 
     family = family_of(model)
@@ -173,10 +173,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         check_writable(checkpoint)
     if subproblems is not None and subproblems < 1:
         raise InputError(f"subproblems must be at least 1, got {subproblems}")
-    if time_limit is not None and not time_limit > 0:
-        raise InputError(f"--time-limit must be positive, got {time_limit}")
-    if limit is not None and limit < 1:
-        raise InputError(f"--limit must be at least 1, got {limit}")
+    check_run_options({"limit": limit, "time_limit": time_limit, "on_solution": on_solution})
     plain = workers == 1 and not distributed and not durable
     if plain or (workers is None and not distributed and not durable and limit is not None):
         return in_sequence()
@@ -487,7 +484,7 @@ class Coordinator:
     def _draw(bar: Progress, frontier: Frontier, done: dict[int, Part], backend,
               earlier: int = 0, restored: dict[int, int] | None = None) -> None:
         """The progress line: finished subproblems, and what the workers report from those
-        they are searching (local workers only; others report nothing until a part is done).
+        they are searching (every backend reports their figures).
         ``earlier``, ``restored``: nodes searched by earlier runs (finished subproblems; the
         states resumed, by subproblem), left out of the rate."""
         if bar.waiting():               # called every slice in this process: sum only to draw

@@ -67,7 +67,7 @@ def engine_function(family: str, name: str) -> Callable[..., Result]:
 
 def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     family = family_of(model)
-    _check_run_options(options)
+    check_run_options(options)
     name = AUTO.get(family, engine) if engine == "auto" else engine
     fn = engine_function(family, name)
     if family == "tiling":
@@ -87,10 +87,11 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     return fn(model, **options)
 
 
-def _check_run_options(options: dict[str, Any]) -> None:
-    """``InputError`` for a limit, time limit or callback that every family would misuse:
-    exact covers took ``limit=0`` as a finished search of no solution and ``limit=-1`` as
-    none, and a string reached the engines as a raw TypeError."""
+def check_run_options(options: dict[str, Any]) -> None:
+    """``InputError`` for a limit, time limit or callback that every family would misuse
+    (here and in split runs: ``parallel.runner``): exact covers took ``limit=0`` as a finished
+    search of no solution and ``limit=-1`` as none, and a string reached the engines as a raw
+    TypeError."""
     limit, time_limit = options.get("limit"), options.get("time_limit")
     if limit is not None:
         if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):

@@ -253,14 +253,10 @@ def with_deepest(result: Result, puzzle: EdgeMatchingPuzzle, chain: RootChain) -
     return result
 
 
-def check_options(unique: str, limit: int | None, time_limit: float | None) -> None:
+def check_unique(unique: str) -> None:
     if unique not in UNIQUE_MODES:
         raise InputError(f"unknown counting mode {unique!r}; expected one of "
                          f"{', '.join(UNIQUE_MODES)}")
-    if limit is not None and limit < 1:
-        raise InputError(f"--limit must be at least 1, got {limit}")
-    if time_limit is not None and not time_limit > 0:
-        raise InputError(f"--time-limit must be positive, got {time_limit}")
 
 
 def solve(puzzle: EdgeMatchingPuzzle, engine_fn: Callable[..., Result], *,
@@ -275,7 +271,7 @@ def solve(puzzle: EdgeMatchingPuzzle, engine_fn: Callable[..., Result], *,
     are found if given, else into the result (unless ``count_only``)."""
     if first:
         limit = 1 if limit is None else min(limit, 1)
-    check_options(unique, limit, time_limit)
+    check_unique(unique)
     roots = puzzle.symmetry_roots(unique)
     result = engine_fn(puzzle, roots=roots, limit=limit, time_limit=time_limit,
                        count_only=count_only, on_solution=on_solution, **engine_options)

@@ -42,13 +42,6 @@ PLAN_AWARE_ENGINES = ("hybrid", "auto")
 FRONT_BUILT = ("parity_trigger", "volume_trigger")
 
 
-def check_common(limit: int | None, time_limit: float | None) -> None:
-    if limit is not None and limit < 1:
-        raise InputError(f"--limit must be at least 1, got {limit}")
-    if time_limit is not None and not time_limit > 0:
-        raise InputError(f"--time-limit must be positive, got {time_limit}")
-
-
 def _filter_from(value: bool | int | None, pieces: int, what: str) -> int | None:
     """A filter setting: False/None off, True one-shot, N re-applied while >= N pieces remain."""
     if value is None or value is False:
@@ -99,7 +92,6 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., R
     if unique not in UNIQUE_MODES:
         raise InputError(f"unknown counting mode {unique!r}; expected one of "
                          f"{', '.join(UNIQUE_MODES)}")
-    check_common(limit, time_limit)
     pieces = puzzle.n_pieces
     vol_from = _filter_from(volume_filter, pieces, "volume filter")
     par_from = _filter_from(parity_filter, pieces, "parity filter")
