@@ -10,21 +10,30 @@ from .result import Result
 
 
 def load(path: str | Path, *, index: int = 0, format: str = "auto", ignore_hints: bool = False):
-    """Read a model from a file, telling the kind from its content: a polycube definition file
-    (``D:`` ... ``~D``) gives a tiling ``Puzzle`` (``index`` picks one puzzle of a file that holds
-    several); a file of whole numbers gives an ``EdgeMatchingPuzzle`` (``format``: its layout or
-    "auto"; ``ignore_hints`` drops its hints)."""
-    from .io.edge_matching import looks_like_edge_matching, read_edge_matching
+    """Read a model from a file.  ``format="dlx1"``, or a ``.dlx`` file under "auto", gives an
+    ``ExactCover`` (Knuth's dlx1 format, as ``cpkit cover`` reads it); otherwise the content
+    tells the kind: a polycube definition file (``D:`` ... ``~D``) gives a tiling ``Puzzle``
+    (``index`` picks one puzzle of a file that holds several), a file of whole numbers an
+    ``EdgeMatchingPuzzle`` (``format``: its layout or "auto"; ``ignore_hints`` drops its hints).
+    The other kinds hold one model each, so for them ``index`` must be 0."""
+    from .io.dlx_format import read_dlx
+    from .io.edge_matching import FORMATS, looks_like_edge_matching, read_edge_matching
     from .io.polycube import read_polycube
     from .io.text import read_text
 
-    if format != "auto" or looks_like_edge_matching(read_text(path)):
-        return read_edge_matching(path, format=format, ignore_hints=ignore_hints)
-    puzzles = read_polycube(path)
-    if not 0 <= index < len(puzzles):
-        raise InputError(f"the file holds {len(puzzles)} puzzle(s); there is no puzzle {index + 1}",
-                         str(path))
-    return puzzles[index]
+    if format not in ("auto", "dlx1", *FORMATS):
+        raise InputError(f"unknown file format {format!r}; expected auto, dlx1 or an "
+                         f"edge-matching layout ({', '.join(FORMATS)})", str(path))
+    if format == "dlx1" or (format == "auto" and Path(path).suffix.lower() == ".dlx"):
+        models = [read_dlx(path)]
+    elif format != "auto" or looks_like_edge_matching(read_text(path)):
+        models = [read_edge_matching(path, format=format, ignore_hints=ignore_hints)]
+    else:
+        models = read_polycube(path)
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(models):
+        raise InputError(f"the file holds {len(models)} puzzle(s): index must be 0 to "
+                         f"{len(models) - 1}, got {index!r}", str(path))
+    return models[index]
 
 
 def _as_model(model_or_path):

@@ -25,6 +25,7 @@ an index in ``0 .. n_pairs``: clockwise ``(a, b)`` is ``a * C + b`` and opposite
 
 from __future__ import annotations
 
+import numbers
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
@@ -46,6 +47,14 @@ MAX_SIDE = 64
 UNIQUE_MODES = ("rotation", "raw")
 
 
+def whole(value, what: str) -> int:
+    """``value`` as an int, if it is a whole number (``int(2.7)`` would quietly make a 2 x 2
+    board of a 2.7, ``int("a")`` fail with Python's own message)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"{what} must be a whole number, got {value!r}")
+    return int(value)
+
+
 def check_board_size(width: int, height: int) -> None:
     """Refuse a board outside 2 .. ``MAX_SIDE`` on a side (at most ``MAX_CELLS`` cells), the
     sizes every file layout and engine take."""
@@ -64,6 +73,22 @@ class Hint:
     y: int
     tile: int
     rotation: int
+
+
+def _row(tile, k: int) -> Sequence:
+    """Tile ``k``'s colours as given, if they are a sequence (a string is not)."""
+    if isinstance(tile, (str, bytes)) or not isinstance(tile, Sequence | np.ndarray):
+        raise InputError(f"tile {k + 1} must be a row of four colours, got {tile!r}")
+    return tile
+
+
+def _hint(hint) -> Hint:
+    """``hint`` if it is a ``Hint`` of whole numbers."""
+    if not isinstance(hint, Hint):
+        raise InputError(f"hints must be Hint(x, y, tile, rotation), got {hint!r}")
+    for field in ("x", "y", "tile", "rotation"):
+        whole(getattr(hint, field), f"a hint's {field}")
+    return hint
 
 
 @dataclass(frozen=True)
@@ -130,15 +155,18 @@ class EdgeMatchingPuzzle:
 
     def __init__(self, tiles: Iterable[Sequence[int]], width: int, height: int | None = None, *,
                  hints: Iterable[Hint] = (), n_colours: int | None = None, name: str = ""):
-        self.width = int(width)
-        self.height = int(self.width if height is None else height)
+        self.width = whole(width, "the board width")
+        self.height = whole(self.width if height is None else height, "the board height")
+        if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+            raise InputError(f"tiles must be rows of four colours, got {tiles!r}")
         self.tiles: tuple[tuple[int, int, int, int], ...] = tuple(
-            tuple(int(c) for c in t) for t in tiles)
-        self.hints: tuple[Hint, ...] = tuple(hints)
+            tuple(whole(c, f"tile {k + 1}'s colour") for c in _row(t, k))
+            for k, t in enumerate(tiles))
+        self.hints: tuple[Hint, ...] = tuple(_hint(h) for h in hints)
         self.name = name
         self._check_board()
         used = max((c for t in self.tiles for c in t), default=0)
-        self.n_colours = used if n_colours is None else int(n_colours)
+        self.n_colours = used if n_colours is None else whole(n_colours, "n_colours")
         self._check_tiles()
         self._check_frame()
         self._check_hints()

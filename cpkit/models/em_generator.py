@@ -16,7 +16,7 @@ import random
 
 from ..errors import InputError
 from .edge_matching import (MAX_COLOURS, BoardSolution, EdgeMatchingPuzzle, check_board_size,
-                            rotate)
+                            rotate, whole)
 
 
 def generate(width: int, height: int | None = None, *, border_colours: int, inner_colours: int,
@@ -30,7 +30,10 @@ def plant(width: int, height: int | None = None, *, border_colours: int, inner_c
           seed: int, name: str | None = None) -> tuple[EdgeMatchingPuzzle, BoardSolution]:
     """The puzzle ``generate`` makes and the solved board it was cut from (a solution of it,
     which tests use as a witness and a source of hints)."""
-    height = width if height is None else height
+    width = whole(width, "the board width")
+    height = width if height is None else whole(height, "the board height")
+    border_colours = whole(border_colours, "border_colours")
+    inner_colours = whole(inner_colours, "inner_colours")
     check_board_size(width, height)
     if border_colours < 1 or inner_colours < 1:
         raise InputError("there must be at least one border colour and one inner colour")

@@ -107,11 +107,12 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     until it and every subproblem before it have finished, to give them in that order;
     ``cpkit match --show N`` needs N, not millions).
     """
-    from ..search import AUTO, check_run_options, family_of
+    from ..search import AUTO, check_options, check_run_options, family_of
     from ..search import solve as sequential
 
     family = family_of(model)
     name = AUTO.get(family, engine) if engine == "auto" else engine
+    check_options(family, name, options)
     if options.pop("first", False):              # edge matching's "stop at the first"
         limit = 1 if limit is None else min(limit, 1)
     n_workers = resolve_workers(workers)
@@ -173,7 +174,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         check_writable(checkpoint)
     if subproblems is not None and subproblems < 1:
         raise InputError(f"subproblems must be at least 1, got {subproblems}")
-    check_run_options({"limit": limit, "time_limit": time_limit, "on_solution": on_solution})
+    check_run_options({"limit": limit, "time_limit": time_limit, "on_solution": on_solution,
+                       "count_only": count_only})
     plain = workers == 1 and not distributed and not durable
     if plain or (workers is None and not distributed and not durable and limit is not None):
         return in_sequence()
@@ -188,9 +190,11 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             probes = getattr(tree, "size_probes", 200)
             small = plan.estimate(tree, [], probes, seconds=plan.planning_budget(
                 time_limit)).nodes < AUTO_MIN_NODES
-        if signals.raised:
-            return tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
-                               jit_seconds=0.0, solutions=[])
+        if signals.raised:      # before the split: no subproblem yet, as a split run says
+            result = tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
+                                 jit_seconds=0.0, solutions=[])
+            result.stats.extra.update(subproblems=0, subproblems_done=0)
+            return result
         if small:
             return _in_process(tree, limit, time_limit, count_only, on_solution, max_stored)
         return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,

@@ -69,29 +69,46 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     family = family_of(model)
     check_run_options(options)
     name = AUTO.get(family, engine) if engine == "auto" else engine
-    fn = engine_function(family, name)
+    fn = check_options(family, name, options)
     if family == "tiling":
         from . import tiling
 
-        _check_options(name, options, fn, tiling.solve, extra=tiling.FRONT_BUILT)
         return tiling.solve(model, fn, engine_name=name, **options)
     if family == "edge_matching":
         from . import edge_matching
 
-        _check_options(name, options, fn, edge_matching.solve)
         return edge_matching.solve(model, fn, **options)
-    _check_options(name, options, fn, extra=("unique",))
     unique = options.pop("unique", None)
     if family == "exact_cover" and unique not in (None, "raw"):
         raise EngineUnavailable("exact covers have no symmetry to count up to; use unique='raw'")
     return fn(model, **options)
 
 
+def check_options(family: str, name: str, options: dict[str, Any]) -> Callable[..., Result]:
+    """The function of engine ``name`` (not "auto" but for tilings) of ``family``, once every
+    option was found to be taken by it or by the family's front (here and in split runs, whose
+    own preparation would otherwise fail with Python's TypeError on a misspelt keyword)."""
+    fn = engine_function(family, name)
+    if family == "tiling":
+        from . import tiling
+
+        _check_options(name, options, fn, tiling.solve, extra=tiling.FRONT_BUILT,
+                       supplied=tiling.FRONT_SUPPLIED)
+    elif family == "edge_matching":
+        from . import edge_matching
+
+        _check_options(name, options, fn, edge_matching.solve,
+                       supplied=edge_matching.FRONT_SUPPLIED)
+    else:
+        _check_options(name, options, fn, extra=("unique",))
+    return fn
+
+
 def check_run_options(options: dict[str, Any]) -> None:
-    """``InputError`` for a limit, time limit or callback that every family would misuse
-    (here and in split runs: ``parallel.runner``): exact covers took ``limit=0`` as a finished
-    search of no solution and ``limit=-1`` as none, and a string reached the engines as a raw
-    TypeError."""
+    """``InputError`` for a limit, time limit or callback that every family would misuse, or
+    for ``on_solution`` with ``count_only`` (here and in split runs: ``parallel.runner``):
+    exact covers took ``limit=0`` as a finished search of no solution and ``limit=-1`` as none,
+    and a string reached the engines as a raw TypeError."""
     limit, time_limit = options.get("limit"), options.get("time_limit")
     if limit is not None:
         if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
@@ -106,15 +123,20 @@ def check_run_options(options: dict[str, Any]) -> None:
     for key in ("on_solution", "on_progress"):
         if options.get(key) is not None and not callable(options[key]):
             raise InputError(f"{key} must be a function, got {options[key]!r}")
+    if options.get("count_only") and options.get("on_solution") is not None:
+        # Edge matching used to stream them and tilings to drop them; split runs keep none.
+        raise InputError("count_only keeps no solution for on_solution to receive; give "
+                         "on_solution alone (a run that streams keeps none in its result)")
 
 
 def _check_options(name: str, options: dict[str, Any], *takers: Callable[..., Any],
-                   extra: tuple[str, ...] = ()) -> None:
+                   extra: tuple[str, ...] = (), supplied: tuple[str, ...] = ()) -> None:
     """``EngineUnavailable`` naming any option that neither the engine nor the family's front
     takes (a misspelt or misplaced keyword would otherwise surface as Python's TypeError from
-    deep inside).  ``extra``: names taken on the way that no signature shows."""
+    deep inside).  ``extra``: names taken on the way that no signature shows; ``supplied``:
+    names in a signature that the front fills in itself, so a caller may not."""
     taken = set(extra).union(*(inspect.signature(fn).parameters for fn in takers))
-    unknown = sorted(set(options) - taken)
+    unknown = sorted(set(options) - (taken - set(supplied)))
     if unknown:
         raise EngineUnavailable(f"the {name} engine takes no option "
                                 f"{', '.join(repr(k) for k in unknown)}")

@@ -253,6 +253,10 @@ def with_deepest(result: Result, puzzle: EdgeMatchingPuzzle, chain: RootChain) -
     return result
 
 
+#: What the front hands the engines itself: a caller's value would clash with it.
+FRONT_SUPPLIED = ("roots",)
+
+
 def check_unique(unique: str) -> None:
     if unique not in UNIQUE_MODES:
         raise InputError(f"unknown counting mode {unique!r}; expected one of "

@@ -40,6 +40,8 @@ PLAN_AWARE_ENGINES = ("hybrid", "auto")
 #: Options every engine may be given: the front refuses them itself (with a clearer message
 #: than a signature could) for an engine without DLX triggers.
 FRONT_BUILT = ("parity_trigger", "volume_trigger")
+#: What the front hands the engines itself: a caller's value would clash with it.
+FRONT_SUPPLIED = ("engine_name", "keep", "on_images", "constrained")
 
 
 def _filter_from(value: bool | int | None, pieces: int, what: str) -> int | None:

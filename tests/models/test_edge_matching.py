@@ -64,6 +64,12 @@ def test_compiled_orientations_and_hints():
     ([(1, 2, 3, 4)] + SOLVED_3X3[1:], 3, "corner tiles"),
     ([(1, 2, 0, 0)] + SOLVED_3X3[1:4] + [(8, 9, 3, 99)] + SOLVED_3X3[5:], 3, "odd number"),
     (SOLVED_3X3, 1, "at least 2 x 2"),
+    (SOLVED_3X3, 3.5, "width must be a whole number, got 3.5"),     # int() made it 3
+    (SOLVED_3X3, "3", "width must be a whole number"),
+    ([(0, 1, 2, "x")] + SOLVED_3X3[1:], 3, "tile 1's colour must be a whole number"),
+    ([(0, 1, 2.5, 0)] + SOLVED_3X3[1:], 3, "tile 1's colour must be a whole number"),
+    (["0120"] + SOLVED_3X3[1:], 3, "tile 1 must be a row of four colours"),
+    (None, 3, "tiles must be rows of four colours"),
 ])
 def test_validation_errors(tiles, width, message):
     with pytest.raises(InputError, match=message):
@@ -87,6 +93,15 @@ def test_frame_ring_colours_must_pair_up():
     (Hint(1, 1, 0, 0), "side at row 2, column 2, where grey is not allowed"),
 ])
 def test_hint_errors(hint, message):
+    with pytest.raises(InputError, match=message):
+        EdgeMatchingPuzzle(SOLVED_3X3, 3, hints=[hint])
+
+
+@pytest.mark.parametrize("hint, message", [
+    ((0, 0, 0, 0), "hints must be Hint"),
+    (Hint(0, 0, "1", 0), "a hint's tile must be a whole number"),
+])
+def test_hints_are_hints_of_whole_numbers(hint, message):
     with pytest.raises(InputError, match=message):
         EdgeMatchingPuzzle(SOLVED_3X3, 3, hints=[hint])
 

@@ -44,6 +44,10 @@ def test_a_generated_puzzle_has_its_planted_solution(seed):
     (dict(width=4, border_colours=200, inner_colours=100), "at most"),
     (dict(width=100, border_colours=2, inner_colours=2), "too large"),
     (dict(width=100, height=2, border_colours=2, inner_colours=2), "at most 64 on a side"),
+    (dict(width="5", border_colours=2, inner_colours=2), "width must be a whole number"),
+    (dict(width=5, height=4.5, border_colours=2, inner_colours=2), "height must be a whole"),
+    (dict(width=5, border_colours=None, inner_colours=2), "border_colours must be a whole"),
+    (dict(width=5, border_colours=2, inner_colours=2.5), "inner_colours must be a whole"),
 ])
 def test_bad_parameters(kwargs, message):
     with pytest.raises(InputError, match=message):

@@ -365,6 +365,27 @@ def test_ctrl_c_during_the_split_reports_an_interrupted_run(tiling_instance):
     assert result.stats.extra["subproblems_done"] == 0 and result.seconds < 5.0
 
 
+def test_ctrl_c_while_preparing_reports_the_same_figures(tiling_instance, monkeypatch):
+    """A Ctrl-C before the split (a loaded machine took over a second to prepare the tree, and
+    the run above got the interruption there) reports no subproblem, as a split run does."""
+    import os
+    import signal
+
+    from cpkit.parallel import runner
+
+    prepare = runner.prepared_tree
+
+    def interrupted(job):
+        tree = prepare(job)
+        os.kill(os.getpid(), signal.SIGINT)
+        return tree
+
+    monkeypatch.setattr(runner, "prepared_tree", interrupted)
+    result = cpkit.solve(tiling_instance(HEXOMINOES), count_only=True, workers=2)
+    assert result.stop_reason == "interrupted" and not result.complete
+    assert result.stats.extra["subproblems_done"] == result.stats.extra["subproblems"] == 0
+
+
 @pytest.mark.parametrize("engine, drawn", [("backtrack", True), ("cpsat", False)])
 def test_a_run_in_one_process_draws_its_own_progress_line(em_instance, capsys, engine, drawn):
     """With ``progress`` a run in one process (``--workers 1``, or ``--first``) draws a line
