@@ -354,6 +354,15 @@ class EdgeMatchingPuzzle:
         """The colours ``solution`` shows, as an int array ``[height, width, 4]`` (north, east,
         south, west), row 0 being the top row: the layout ``cpkit.render.render_board`` draws.
         An empty cell of a partial board shows -1 on its four sides."""
+        n = self.n_cells
+        if (solution.width, solution.height) != (self.width, self.height) or \
+                len(solution.tiles) != n or len(solution.rotations) != n or \
+                any(not -1 <= t < self.n_tiles for t in solution.tiles) or \
+                any(not 0 <= r <= 3 for r in solution.rotations):
+            # Python's negative indices would show tile -2 as the last tile.
+            raise InputError(f"not a board of this {self.width} x {self.height} puzzle: each "
+                             f"cell needs a tile 0..{self.n_tiles - 1} (-1: empty) and a "
+                             f"rotation 0..3")
         out = np.full((self.height, self.width, 4), -1, dtype=np.int64)
         for y in range(self.height):
             for x in range(self.width):

@@ -128,3 +128,18 @@ def test_symmetry_roots():
     hinted = square.with_hints([Hint(1, 1, 4, 0)])
     assert hinted.symmetry_roots("rotation") == hinted.symmetry_roots("raw") == [hinted.hints]
     assert hinted.effective_unique("rotation") == "hints"
+
+
+@pytest.mark.parametrize("tiles, rotations", [
+    ((-2,) + tuple(range(1, 9)), (0,) * 9),          # would have shown tile 9 (tiles[-2])
+    (tuple(range(9)), (4,) + (0,) * 8),
+    (tuple(range(8)), (0,) * 8),
+])
+def test_only_boards_of_the_puzzle_have_colours(tiles, rotations):
+    from cpkit.models.edge_matching import BoardSolution
+
+    puzzle = solved()
+    assert puzzle.board_colours(BoardSolution(3, 3, tuple(range(9)), (0,) * 9))[2, 0].tolist() \
+        == list(SOLVED_3X3[0])                       # the bottom-left cell, row 2 from the top
+    with pytest.raises(InputError, match="not a board of this 3 x 3 puzzle"):
+        puzzle.board_colours(BoardSolution(3, 3, tiles, rotations))
