@@ -75,11 +75,13 @@ class Hint:
     rotation: int
 
 
-def _row(tile, k: int) -> Sequence:
-    """Tile ``k``'s colours as given, if they are a sequence (a string is not)."""
+def _colours(tile, k: int) -> tuple[int, ...]:
+    """Tile ``k``'s colours as a tuple of ints, if they are a sequence of whole numbers."""
+    if type(tile) is tuple and all(type(c) is int for c in tile):
+        return tile         # the common case, kept cheap: split runs build a puzzle a subproblem
     if isinstance(tile, (str, bytes)) or not isinstance(tile, Sequence | np.ndarray):
         raise InputError(f"tile {k + 1} must be a row of four colours, got {tile!r}")
-    return tile
+    return tuple(whole(c, f"tile {k + 1}'s colour") for c in tile)
 
 
 def _hint(hint) -> Hint:
@@ -160,8 +162,7 @@ class EdgeMatchingPuzzle:
         if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
             raise InputError(f"tiles must be rows of four colours, got {tiles!r}")
         self.tiles: tuple[tuple[int, int, int, int], ...] = tuple(
-            tuple(whole(c, f"tile {k + 1}'s colour") for c in _row(t, k))
-            for k, t in enumerate(tiles))
+            _colours(t, k) for k, t in enumerate(tiles))
         self.hints: tuple[Hint, ...] = tuple(_hint(h) for h in hints)
         self.name = name
         self._check_board()
