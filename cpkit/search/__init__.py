@@ -114,12 +114,12 @@ def check_run_options(options: dict[str, Any]) -> None:
         if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
             raise InputError(f"limit must be a whole number, got {limit!r}")
         if limit < 1:
-            raise InputError(f"--limit must be at least 1, got {limit}")
+            raise InputError(f"limit must be at least 1, got {limit}")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
             raise InputError(f"time_limit must be a number of seconds, got {time_limit!r}")
         if not time_limit > 0:
-            raise InputError(f"--time-limit must be positive, got {time_limit}")
+            raise InputError(f"time_limit must be positive, got {time_limit}")
     for key in ("on_solution", "on_progress"):
         if options.get(key) is not None and not callable(options[key]):
             raise InputError(f"{key} must be a function, got {options[key]!r}")
