@@ -233,8 +233,10 @@ class Checkpoint:
             raise InputError(f"corrupt checkpoint ({exc})", str(path)) from None
 
     def check_matches(self, model: dict[str, Any], options: dict[str, Any],
-                      path: str | os.PathLike) -> None:
-        """Refuse to resume a checkpoint of another puzzle or other options."""
+                      path: str | os.PathLike, defaults: dict[str, Any] | None = None) -> None:
+        """Refuse to resume a checkpoint of another puzzle or other options; ``defaults`` stand
+        in for options left out on either side (``cpkit.search.option_defaults``: checkpoints
+        made before they were recorded, or a default given by name)."""
         mine = self.model
         if mine.get("sha256") != model.get("sha256"):
             raise InputError(f"the checkpoint belongs to another puzzle ({mine.get('path')}, "
@@ -244,7 +246,9 @@ class Checkpoint:
                for k in set(mine) | set(model) if k != "path"):
             raise InputError(f"the checkpoint was made from this file read another way: "
                              f"{_differences(mine, model, skip='path')}", str(path))
-        theirs, ours = self.options, canonical_options(options)
+        fill = canonical_options(defaults or {})
+        theirs = {**fill, **self.options}
+        ours = {**fill, **canonical_options(options)}
         if not _same(theirs.get("engine"), ours.get("engine")):
             theirs, ours = {"engine": theirs.get("engine")}, {"engine": ours.get("engine")}
         if not _same(theirs, ours):

@@ -307,8 +307,14 @@ class Coordinator:
         self.subproblems = subproblems
 
     def _recorded_options(self) -> dict[str, Any]:
-        """What a checkpoint must agree on: the engine and every option shaping its search."""
-        return dict(self.job.options, engine=self.job.engine)
+        """What a checkpoint must agree on: the engine and every option shaping its search,
+        those left out at their defaults."""
+        return dict(self._defaults(), **self.job.options, engine=self.job.engine)
+
+    def _defaults(self) -> dict[str, Any]:
+        from ..search import option_defaults
+
+        return option_defaults(self.job.family, self.job.engine)
 
     def _backend(self, signals: StopSignals):
         if self.client is not None or self.scheduler is not None:
@@ -325,7 +331,8 @@ class Coordinator:
         checkpoint is started from that."""
         if self.resume_file is not None:
             ck = Checkpoint.load(self.resume_file)
-            ck.check_matches(self.source, self._recorded_options(), self.resume_file)
+            ck.check_matches(self.source, self._recorded_options(), self.resume_file,
+                             self._defaults())
             ck.check_kept(self._kept(), self.resume_file)
             return ck.frontier(), ck, 0.0
         budget = plan.planning_budget(self.time_limit)

@@ -104,6 +104,35 @@ def check_options(family: str, name: str, options: dict[str, Any]) -> Callable[.
     return fn
 
 
+#: Keywords that steer a run or are the front's own business, not options shaping its search.
+RUN_CONTROLS = frozenset({"limit", "time_limit", "count_only", "first", "on_solution",
+                          "on_progress", "on_images", "keep", "roots", "constrained",
+                          "engine_name"})
+
+
+def option_defaults(family: str, name: str) -> dict[str, Any]:
+    """The default of every option that shapes the search of engine ``name``: the keyword
+    parameters of the engine and of the family's front, less ``RUN_CONTROLS``.  An option left
+    out and the same option given at its default then compare equal (a checkpoint made with
+    ``heuristic`` unset was refused to a run that gave the dlx engine's default "s")."""
+    fronts: list[Callable[..., Any]] = [engine_function(family, name)]
+    if family == "tiling":
+        from . import tiling
+
+        fronts.append(tiling.solve)
+    elif family == "edge_matching":
+        from . import edge_matching
+
+        fronts.append(edge_matching.solve)
+    defaults: dict[str, Any] = {}
+    for fn in fronts:
+        for p in inspect.signature(fn).parameters.values():
+            if p.kind is p.KEYWORD_ONLY and p.default is not p.empty and \
+                    p.name not in RUN_CONTROLS:
+                defaults.setdefault(p.name, p.default)
+    return defaults
+
+
 def check_run_options(options: dict[str, Any]) -> None:
     """``InputError`` for a limit, time limit or callback that every family would misuse, or
     for ``on_solution`` with ``count_only`` (here and in split runs: ``parallel.runner``):

@@ -215,3 +215,22 @@ def test_an_edited_path_out_of_range_is_refused(tmp_path, step):
     path.write_text(json.dumps(data))
     with pytest.raises(InputError, match="path holds a number out of range"):
         Checkpoint.load(path)
+
+
+def test_an_option_left_out_is_its_default():
+    """A checkpoint made without ``heuristic`` (the dlx engine's default is "s") resumes with
+    ``heuristic="s"`` given, and the other way round; another value is still refused."""
+    from cpkit.search import option_defaults
+
+    defaults = option_defaults("tiling", "dlx")
+    assert defaults["heuristic"] == "s" and "limit" not in defaults and "keep" not in defaults
+    ck = Checkpoint(model_identity(TILING / "somacube.txt"), {"engine": "dlx", "unique": "raw"},
+                    1, [[0]], Part())
+    ck.check_matches(ck.model, {"engine": "dlx", "unique": "raw", "heuristic": "s"}, "x",
+                     defaults)
+    given = Checkpoint(ck.model, {"engine": "dlx", "unique": "raw", "heuristic": "s"}, 1, [[0]],
+                       Part())
+    given.check_matches(ck.model, {"engine": "dlx", "unique": "raw"}, "x", defaults)
+    with pytest.raises(InputError, match=r"heuristic='s' \(now 'f'\)$"):
+        ck.check_matches(ck.model, {"engine": "dlx", "unique": "raw", "heuristic": "f"}, "x",
+                         defaults)

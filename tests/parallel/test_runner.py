@@ -218,6 +218,16 @@ def test_checkpoint_through_the_api_resumes_to_the_same_count(tmp_path):
     same_figures(again, sequential)
     with pytest.raises(InputError, match="other options"):
         cpkit.count(str(path), unique="rotation", workers=1, resume=str(ck))
+    # the engine's default given by name is the same search (it was refused as another)
+    ck.unlink()
+    for limit in (0.05, 0.2, 1.0, 5.0):
+        cpkit.solve(str(path), engine="dlx", unique="raw", count_only=True, workers=1,
+                    checkpoint=str(ck), time_limit=limit, subproblems=300)
+        if ck.exists():
+            break
+    named = cpkit.solve(str(path), engine="dlx", heuristic="s", unique="raw", count_only=True,
+                        workers=1, resume=str(ck), subproblems=300)
+    assert named.complete and named.count == 11520
 
 
 def _stall_after(monkeypatch, finished: int) -> None:
