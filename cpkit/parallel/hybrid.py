@@ -214,16 +214,22 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
             attempts[p - d] = total.attempts[d] if d < len(total.attempts) else total.fits[d]
         stats = Stats(nodes=total.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
         stats.extra.update(total.extra)
-        if engine == FILA_ALONE:                 # DLX only handed the whole problem over
-            for key in ("parity_backtracks", "volume_backtracks", "filtered_in_search"):
+        options = hybrid.result_options(config, tree.search)
+        if engine == FILA_ALONE:
+            # DLX only handed the whole problem over: report as FILA alone does
+            # (``cpkit.search.fila``), with no hand-over (``cpkit tile --stats`` printed one).
+            for key in ("parity_backtracks", "volume_backtracks", "filtered_in_search",
+                        "fila_subproblems"):
                 stats.extra.pop(key, None)
-        if config.fila_at > 0:
+            for key in ("fila_at", "configuration"):
+                options.pop(key, None)
+        elif config.fila_at > 0:
             stats.extra["fila_at"] = config.fila_at
         stats.extra.update(front.extra)
         stats.extra["found"] = total.found
         result = Result("tiling", config.engine(p), unique, total.count, complete, stop_reason,
                         seconds, front.jit_seconds + tree.jit_seconds + jit_seconds, solutions,
-                        stats, hybrid.result_options(config, tree.search), model.name)
+                        stats, options, model.name)
         result.options.update(front_options)
         return result
 
