@@ -78,8 +78,7 @@ class HybridTree:
         p = self.max_depth
         fits = [int(stats.fits_by_remaining[p - d]) for d in range(p + 1)]
         attempts = [int(stats.attempts_by_remaining[p - d]) for d in range(p + 1)]
-        extra = {k: int(v) for k, v in stats.extra.items()
-                 if k not in ("fila_at", "max_subproblem_cells")}
+        extra = {k: int(v) for k, v in stats.extra.items() if k != "fila_at"}
         return Part(count=count, found=search.solutions, nodes=search.nodes, fits=fits,
                     attempts=attempts, extra=extra, complete=complete, seconds=seconds,
                     solutions=solutions, cpu_seconds=time.thread_time() - cpu_start,
@@ -219,7 +218,7 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
             # DLX only handed the whole problem over: report as FILA alone does
             # (``cpkit.search.fila``), with no hand-over (``cpkit tile --stats`` printed one).
             for key in ("parity_backtracks", "volume_backtracks", "filtered_in_search",
-                        "fila_subproblems"):
+                        "fila_subproblems", "max_subproblem_cells"):
                 stats.extra.pop(key, None)
             for key in ("fila_at", "configuration"):
                 options.pop(key, None)

@@ -24,13 +24,17 @@ from ..result import Result
 Path = list[int]
 
 
+#: Counters of ``Part.extra`` named so merge by maximum, not by sum.
+MAXIMUM = "max_"
+
+
 @dataclass
 class Part:
     """The figures of one searched part of the tree (the frontier search or one subproblem).
 
     ``fits`` is indexed by depth (the engine's levels), and so is ``attempts`` for engines that
     test images that do not fit (FILA; empty otherwise); ``extra`` holds engine counters that add
-    up (e.g. DLX's trigger backtracks).  ``solutions`` holds engine-native solutions (lists of
+    up (e.g. DLX's trigger backtracks), and maxima, named ``max_...``.  ``solutions`` holds engine-native solutions (lists of
     ints) when they were asked for.  ``deepest`` is the most cells an engine that keeps it (edge
     matching) filled at a node of the part, ``deepest_row`` that node in the engine's terms (an
     orientation per cell, -1 empty).  Parts merge by addition (``add``), the deepest node by
@@ -60,7 +64,10 @@ class Part:
         _add_lists(self.fits, other.fits)
         _add_lists(self.attempts, other.attempts)
         for k, v in other.extra.items():
-            self.extra[k] = self.extra.get(k, 0) + v
+            if k.startswith(MAXIMUM):
+                self.extra[k] = max(self.extra.get(k, v), v)
+            else:
+                self.extra[k] = self.extra.get(k, 0) + v
         self.complete = self.complete and other.complete
         self.seconds += other.seconds
         self.cpu_seconds += other.cpu_seconds

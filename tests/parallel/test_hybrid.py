@@ -26,7 +26,7 @@ def assert_same_as_sequential(tree, sequential, depth: int) -> None:
     assert merged.stats.fits_by_remaining == sequential.stats.fits_by_remaining
     assert merged.stats.attempts_by_remaining == sequential.stats.attempts_by_remaining
     for key in ("heuristic_checks", "parity_backtracks", "volume_backtracks",
-                "filtered_in_search", "found", "fila_at"):
+                "filtered_in_search", "found", "fila_at", "max_subproblem_cells"):
         assert merged.stats.extra.get(key) == sequential.stats.extra.get(key), key
     # what ``cpkit tile --stats`` prints of the configuration (FILA alone printed a hand-over)
     assert merged.options == sequential.options
