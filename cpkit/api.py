@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, whole
 from .result import Result
 
 
@@ -30,7 +30,7 @@ def load(path: str | Path, *, index: int = 0, format: str = "auto", ignore_hints
         models = [read_edge_matching(path, format=format, ignore_hints=ignore_hints)]
     else:
         models = read_polycube(path)
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(models):
+    if not 0 <= whole(index, "index") < len(models):
         raise InputError(f"the file holds {len(models)} puzzle(s): index must be 0 to "
                          f"{len(models) - 1}, got {index!r}", str(path))
     return models[index]

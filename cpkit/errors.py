@@ -41,3 +41,14 @@ class InfeasibleError(CpkitError):
 
 class EngineUnavailable(CpkitError):
     """The requested engine or option does not apply to this model, or is not implemented."""
+
+
+def whole(value, what: str) -> int:
+    """``value`` as an int if it is a whole number (a bool is not), else ``InputError`` naming
+    ``what``: ``int(2.7)`` would quietly take a 2.7 for a 2, ``int("a")`` fail with Python's own
+    message."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise InputError(f"{what} must be a whole number, got {value!r}")
+    return int(value)

@@ -25,7 +25,6 @@ an index in ``0 .. n_pairs``: clockwise ``(a, b)`` is ``a * C + b`` and opposite
 
 from __future__ import annotations
 
-import numbers
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
@@ -33,7 +32,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import InputError, whole
 from .arrays import BoardArrays
 
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
@@ -45,14 +44,6 @@ MAX_COLOURS = 254
 MAX_CELLS = 4096
 MAX_SIDE = 64
 UNIQUE_MODES = ("rotation", "raw")
-
-
-def whole(value, what: str) -> int:
-    """``value`` as an int, if it is a whole number (``int(2.7)`` would quietly make a 2 x 2
-    board of a 2.7, ``int("a")`` fail with Python's own message)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputError(f"{what} must be a whole number, got {value!r}")
-    return int(value)
 
 
 def check_board_size(width: int, height: int) -> None:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import random
 
-from ..errors import InputError
+from ..errors import InputError, whole
 from .edge_matching import (MAX_COLOURS, BoardSolution, EdgeMatchingPuzzle, check_board_size,
-                            rotate, whole)
+                            rotate)
 
 
 def generate(width: int, height: int | None = None, *, border_colours: int, inner_colours: int,

@@ -13,7 +13,7 @@ import numbers
 from importlib import import_module
 from typing import Any, Callable
 
-from ..errors import EngineUnavailable, InputError
+from ..errors import EngineUnavailable, InputError, whole
 from ..result import Result
 
 ENGINES: dict[tuple[str, str], str] = {
@@ -140,9 +140,7 @@ def check_run_options(options: dict[str, Any]) -> None:
     and a string reached the engines as a raw TypeError."""
     limit, time_limit = options.get("limit"), options.get("time_limit")
     if limit is not None:
-        if isinstance(limit, bool) or not isinstance(limit, numbers.Integral):
-            raise InputError(f"limit must be a whole number, got {limit!r}")
-        if limit < 1:
+        if whole(limit, "limit") < 1:
             raise InputError(f"limit must be at least 1, got {limit}")
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real):
