@@ -84,51 +84,47 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     return fn(model, **options)
 
 
+def _front(family: str) -> tuple[Callable[..., Any] | None, tuple[str, ...], tuple[str, ...]]:
+    """The family's front (None for exact covers), the names it takes that no signature shows,
+    and the engine parameters it fills in itself."""
+    if family == "tiling":
+        from . import tiling
+
+        return tiling.solve, tiling.FRONT_BUILT, tiling.FRONT_SUPPLIED
+    if family == "edge_matching":
+        from . import edge_matching
+
+        return edge_matching.solve, (), edge_matching.FRONT_SUPPLIED
+    return None, ("unique",), ()
+
+
 def check_options(family: str, name: str, options: dict[str, Any]) -> Callable[..., Result]:
     """The function of engine ``name`` (not "auto" but for tilings) of ``family``, once every
     option was found to be taken by it or by the family's front (here and in split runs, whose
     own preparation would otherwise fail with Python's TypeError on a misspelt keyword)."""
     fn = engine_function(family, name)
-    if family == "tiling":
-        from . import tiling
-
-        _check_options(name, options, fn, tiling.solve, extra=tiling.FRONT_BUILT,
-                       supplied=tiling.FRONT_SUPPLIED)
-    elif family == "edge_matching":
-        from . import edge_matching
-
-        _check_options(name, options, fn, edge_matching.solve,
-                       supplied=edge_matching.FRONT_SUPPLIED)
-    else:
-        _check_options(name, options, fn, extra=("unique",))
+    front, extra, supplied = _front(family)
+    _check_options(name, options, *filter(None, (fn, front)), extra=extra, supplied=supplied)
     return fn
 
 
-#: Keywords that steer a run or are the front's own business, not options shaping its search.
+#: Keywords that steer a run rather than shape its search.
 RUN_CONTROLS = frozenset({"limit", "time_limit", "count_only", "first", "on_solution",
-                          "on_progress", "on_images", "keep", "roots", "constrained",
-                          "engine_name"})
+                          "on_progress"})
 
 
 def option_defaults(family: str, name: str) -> dict[str, Any]:
     """The default of every option that shapes the search of engine ``name``: the keyword
-    parameters of the engine and of the family's front, less ``RUN_CONTROLS``.  An option left
-    out and the same option given at its default then compare equal (a checkpoint made with
-    ``heuristic`` unset was refused to a run that gave the dlx engine's default "s")."""
-    fronts: list[Callable[..., Any]] = [engine_function(family, name)]
-    if family == "tiling":
-        from . import tiling
-
-        fronts.append(tiling.solve)
-    elif family == "edge_matching":
-        from . import edge_matching
-
-        fronts.append(edge_matching.solve)
+    parameters of the engine and of the family's front, less ``RUN_CONTROLS`` and what the
+    front fills in.  An option left out and the same option given at its default then compare
+    equal (a checkpoint made with ``heuristic`` unset was refused to a run that gave the dlx
+    engine's default "s")."""
+    front, _, supplied = _front(family)
     defaults: dict[str, Any] = {}
-    for fn in fronts:
+    for fn in filter(None, (engine_function(family, name), front)):
         for p in inspect.signature(fn).parameters.values():
             if p.kind is p.KEYWORD_ONLY and p.default is not p.empty and \
-                    p.name not in RUN_CONTROLS:
+                    p.name not in RUN_CONTROLS and p.name not in supplied:
                 defaults.setdefault(p.name, p.default)
     return defaults
 
