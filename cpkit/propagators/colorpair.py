@@ -298,6 +298,14 @@ def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
 # ---------------------------------------------------------------------------------- helpers
 # Offsets are read into locals once per function: a local is a value, while ``g[O_X]`` would be
 # reloaded after every store into ``m`` (the compiler cannot tell the arrays apart).
+#
+# Helpers that are not inlined take their integers as int64: numba compiles a helper once per
+# argument types, so an int32 read from the arena (``m``, ``st``) or a literal constant passed
+# where another call passes an int64 compiles the helper and all it calls again.  Such values
+# are cast with ``np.int64`` where they are read; ``PLUS_ONE`` / ``MINUS_ONE`` are the
+# non-literal constants (docs/architecture.md, "One signature per helper").
+PLUS_ONE = np.int64(1)
+MINUS_ONE = np.int64(-1)
 
 @njit(cache=True, inline="always")
 def _push(m, g, p):
@@ -356,7 +364,7 @@ def _surround(st, m, g, c, delta):
         known = m[ix(rx + C_KNOWN)]
         if (known == 2 and (surr == 0 or old == 0)) or \
                 (known == 1 and (surr == 2 or old == 2) and surr <= 2 and old <= 2):
-            _reclassify(m, g, x)
+            _reclassify(m, g, np.int64(x))
 
 
 @njit(cache=False)
@@ -584,10 +592,10 @@ def assign(st, m, g, c, o):
     nb_pre = g[O_NB_PRE]
     cmask = g[O_CMASK]
     r = cells + c * CELL_STRIDE
-    t = st[ix(g[O_ORI_TILE] + o)]
+    t = np.int64(st[ix(g[O_ORI_TILE] + o)])
     n3_before = g[G_N3]
     if g[G_SHARED_EDGE] != 0 or g[G_CYCLES] != 0:
-        _count_colours(st, m, g, c, o, t, -1)
+        _count_colours(st, m, g, c, o, t, MINUS_ONE)
     m[ix(r + C_ORI)] = o
     tile = g[O_TILES] + t * TILE_STRIDE
     m[ix(tile + T_CELL)] = c
@@ -608,7 +616,7 @@ def assign(st, m, g, c, o):
     if known >= 3:
         g[G_N3] -= 1
     if known >= 2:
-        _surround(st, m, g, c, -1)
+        _surround(st, m, g, c, MINUS_ONE)
     for k in range(N_SLOTS):
         if m[ix(r + C_DINS + k)] != 0:
             _leave_demand(m, g, c, m[ix(r + C_DPAIR + k)])
@@ -617,7 +625,7 @@ def assign(st, m, g, c, o):
     nbr = g[O_NBR] + 4 * c
     cols = g[O_ORI_COL] + 4 * o
     for s in range(4):
-        x = st[ix(nbr + s)]
+        x = np.int64(st[ix(nbr + s)])
         if x < 0:
             continue
         rx = cells + x * CELL_STRIDE
@@ -646,7 +654,7 @@ def assign(st, m, g, c, o):
         if known == 3:
             g[G_N3] += 1
         elif known == 2:
-            _surround(st, m, g, x, 1)
+            _surround(st, m, g, x, PLUS_ONE)
         _reclassify(m, g, x)
     m[ix(g[O_TRAIL] + g[G_TRAIL])] = c * 2
     g[G_TRAIL] += 1
@@ -664,13 +672,13 @@ def unassign(st, m, g, c):
     cells = g[O_CELLS]
     cmask = g[O_CMASK]
     r = cells + c * CELL_STRIDE
-    o = m[ix(r + C_ORI)]
-    t = st[ix(g[O_ORI_TILE] + o)]
+    o = np.int64(m[ix(r + C_ORI)])
+    t = np.int64(st[ix(g[O_ORI_TILE] + o)])
     if g[G_SHARED_EDGE] != 0 or g[G_CYCLES] != 0:
-        _count_colours(st, m, g, c, o, t, 1)
+        _count_colours(st, m, g, c, o, t, PLUS_ONE)
     nbr = g[O_NBR] + 4 * c
     for s in range(3, -1, -1):
-        x = st[ix(nbr + s)]
+        x = np.int64(st[ix(nbr + s)])
         if x < 0:
             continue
         rx = cells + x * CELL_STRIDE
@@ -679,7 +687,7 @@ def unassign(st, m, g, c):
         xs = (s + 2) & 3
         known = m[ix(rx + C_KNOWN)]
         if known == 2:
-            _surround(st, m, g, x, -1)
+            _surround(st, m, g, x, MINUS_ONE)
         elif known == 3:
             g[G_N3] -= 1
         m[ix(rx + C_KNOWN)] = known - 1
@@ -698,7 +706,7 @@ def unassign(st, m, g, c):
             _enter_demand(m, g, c, m[ix(r + C_DPAIR + k)])
     known = m[ix(r + C_KNOWN)]
     if known >= 2:
-        _surround(st, m, g, c, 1)
+        _surround(st, m, g, c, PLUS_ONE)
     if known >= 3:
         g[G_N3] += 1
     tile = g[O_TILES] + t * TILE_STRIDE
@@ -755,7 +763,7 @@ def undo_to(st, m, g, mark):
     trail = g[O_TRAIL]
     while g[G_TRAIL] > mark:
         g[G_TRAIL] -= 1
-        entry = m[ix(trail + g[G_TRAIL])]
+        entry = np.int64(m[ix(trail + g[G_TRAIL])])
         if entry & 1:
             _untag(st, m, g, entry >> 1)
         else:
@@ -820,7 +828,7 @@ def propagate(st, m, g):
     while g[G_QTOP] > 0 or g[G_CQTOP] > 0:
         if g[G_CQTOP] > 0:
             g[G_CQTOP] -= 1
-            k = m[ix(cqueue + g[G_CQTOP])]
+            k = np.int64(m[ix(cqueue + g[G_CQTOP])])
             m[ix(cqueue + n_values + k)] = 0
             if not _check_colour(st, m, g, k):
                 if explain:
@@ -829,7 +837,7 @@ def propagate(st, m, g):
                 break
             continue
         g[G_QTOP] -= 1
-        p = m[ix(queue + g[G_QTOP])]
+        p = np.int64(m[ix(queue + g[G_QTOP])])
         m[ix(qflag + p)] = 0
         d = m[ix(dem_size + p)]
         tags = preemption and g[G_N3] == 0
@@ -845,13 +853,13 @@ def propagate(st, m, g):
             continue
         if d == 1 and instantiation:
             if contradiction:
-                q = _queued_failure(m, g, tags)
+                q = np.int64(_queued_failure(m, g, tags))
                 if q >= 0:
                     ok = _fail(g, F_PAIR, q)
                     if explain:
                         ex.pair(st, m, g, q, g[O_XROW])
                     break
-            c = ss.member(m, dem_mem, n_cells, p, 0)
+            c = np.int64(ss.member(m, dem_mem, n_cells, p, 0))
             t = -1
             for k in range(m[ix(off_size + p)]):
                 u = ss.member(m, off_mem, n_tiles, p, k)
@@ -859,7 +867,7 @@ def propagate(st, m, g):
                 if not tags or tag < 0 or tag == p:
                     t = u
                     break
-            found = -1
+            found = MINUS_ONE
             n_fit = 0
             for o in range(st[ix(tile_ori + t)], st[ix(tile_ori + t + 1)]):
                 if fits(g, c, o):

@@ -42,6 +42,11 @@ from .sparse_set import ix
 
 # Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
 # into a kernel compiled later (docs/architecture.md, "Which functions are cached").
+# They take int64 integers and non-literal flags, so that each is compiled once (colorpair.py,
+# "Helpers that are not inlined take their integers as int64").
+
+#: ``add_unavailable``'s ``replace`` off: the cells of the placed tiles themselves.
+CELLS_ONLY = np.bool_(False)
 
 
 def n_words(n_cells: int) -> int:
@@ -225,7 +230,7 @@ def add_unavailable(st, m, g, q, row, replace):
     tiles = g[cp.O_TILES]
     for k in range(m[ix(g[cp.O_OFF_SIZE] + q)], st[ix(g[cp.O_OFF_INIT] + q)]):
         t = ss.member(m, off_mem, n_tiles, q, k)
-        y = m[ix(tiles + t * cp.TILE_STRIDE + cp.T_CELL)]
+        y = np.int64(m[ix(tiles + t * cp.TILE_STRIDE + cp.T_CELL)])
         if replace:
             xa, xb = _older_pair_neighbours(st, m, g, y, q)
             if xa != -2:
@@ -277,7 +282,7 @@ def instantiation(st, m, g, c, q, row):
     """Why the lone available tile of pair ``q`` must go on its lone demanding cell ``c``."""
     clear(g, row, g[cp.G_WORDS])
     add_known_neighbours(st, m, g, c, row)
-    add_unavailable(st, m, g, q, row, False)
+    add_unavailable(st, m, g, q, row, CELLS_ONLY)
     if tags_count(m, g, q):
         add_preempted(st, m, g, q, row)
 
@@ -304,7 +309,7 @@ def restriction(st, m, g, c, row):
                 set_bit(g, row, x)
         return
     add_known_neighbours(st, m, g, c, row)
-    add_unavailable(st, m, g, best, row, False)
+    add_unavailable(st, m, g, np.int64(best), row, CELLS_ONLY)
     if g[cp.G_PREEMPTION] == 0:
         return
     off_mem = g[cp.O_OFF_MEM]
@@ -365,7 +370,7 @@ def colour_failure(st, m, g, k, row):
             break
         a = st[ix(rim + 2 * nxt)]
         colour = st[ix(rim + 2 * nxt + 1)] if a == colour else a
-        _add_colour(st, m, g, colour, row)
+        _add_colour(st, m, g, np.int64(colour), row)
         cur = nxt
     if g[cp.G_FRAME_PLACED] > 0:
         level = g[cp.O_LEVEL]

@@ -313,7 +313,7 @@ def _fit_pass(keep, masks, cells_of_image_ptr, cells_of_image, images_of_cell_pt
                 continue
             found = False
             for k in range(images_of_cell_ptr[c], images_of_cell_ptr[c + 1]):
-                j = images_of_cell[k]
+                j = np.int64(images_of_cell[k])   # int64, like the second call's
                 if not keep[j] or j == i:
                     continue
                 if shape_of[j] == si and need[si] == 1:

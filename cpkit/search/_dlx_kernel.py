@@ -75,6 +75,12 @@ CF_TRACK_CELLS = 7       # 1: maintain open_cell (needed by the volume features)
 CFG_SIZE = 8
 NEVER = 1 << 40          # a "from" value that switches a feature off
 
+# ``open_cell`` values.  Non-literal, like every integer a helper that is not inlined receives
+# (``np.int64`` casts elsewhere), so that numba compiles each helper once (docs/architecture.md,
+# "One signature per helper").
+CELL_FILLED = np.uint8(0)
+CELL_OPEN = np.uint8(1)
+
 
 @njit(cache=True)
 def _hide(p, length, top, ulink, dlink):
@@ -144,7 +150,7 @@ def _commit(x, llink, rlink, length, need, top, ulink, dlink):
         else:
             need[j] -= 1
             if need[j] == 0:
-                _cover(j, llink, rlink, length, top, ulink, dlink)
+                _cover(np.int64(j), llink, rlink, length, top, ulink, dlink)
             p += 1
 
 
@@ -273,11 +279,11 @@ def _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_da
                     if v < 0 or v >= par_ach.shape[1] or par_ach[pstate - opt_data[k, 1], v] == 0:
                         bad = True
                 if not bad and do_volume:
-                    _mark_cells(p, top, ulink, open_cell, n_cells, 0)
+                    _mark_cells(p, top, ulink, open_cell, n_cells, CELL_FILLED)
                     if not volumes_ok(open_cell, nb_ptr, nb_idx, vol_ach[vstate - opt_data[k, 0]],
                                       fstack, fseen):
                         bad = True
-                    _mark_cells(p, top, ulink, open_cell, n_cells, 1)
+                    _mark_cells(p, top, ulink, open_cell, n_cells, CELL_OPEN)
                 if bad:
                     _hide_option(p, llink, length, top, ulink, dlink)
                     ftrail[ftop] = p
@@ -355,7 +361,7 @@ def _place(x, level, llink, rlink, length, need, top, ulink, dlink, row_of, opt_
     pstate -= opt_data[k, 1]
     rpar -= opt_data[k, 2]
     if track:
-        _mark_cells(x, top, ulink, open_cell, n_cells, 0)
+        _mark_cells(x, top, ulink, open_cell, n_cells, CELL_FILLED)
     chosen[level] = k
     return vstate, pstate, rpar
 
@@ -418,7 +424,7 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
                 status = BUDGET_SPENT
                 break
             if level > 0 and pieces - level >= first_check:
-                alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink,
+                alive, ftop = _after_placement(np.int64(level), cfg, chosen, counters, llink, rlink,
                                                length, top, ulink, dlink, row_of, opt_data,
                                                vol_ach, par_ach, nb_ptr, nb_idx, open_cell,
                                                fstack, fseen, vstate, pstate, rpar, ftrail, ftop)
@@ -492,7 +498,7 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
             pstate += opt_data[k, 1]
             rpar += opt_data[k, 2]
             if track:
-                _mark_cells(x, top, ulink, open_cell, n_cells, 1)
+                _mark_cells(x, top, ulink, open_cell, n_cells, CELL_OPEN)
             if mode[level] == 0:
                 cur[level] = dlink[x]
             else:
@@ -570,7 +576,7 @@ def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
             status = DESCENT_SOLUTION
             break
         if level > 0 and pieces - level >= first_check:
-            alive, ftop = _after_placement(level, cfg, chosen, counters, llink, rlink, length,
+            alive, ftop = _after_placement(np.int64(level), cfg, chosen, counters, llink, rlink, length,
                                            top, ulink, dlink, row_of, opt_data, vol_ach,
                                            par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
                                            vstate, pstate, rpar, ftrail, ftop)

@@ -84,6 +84,10 @@ G_STOP = cp.G_SEARCH + 30           # stop on entering this level (0: never), fo
 O_SCAN = cp.G_SEARCH + 31           # m section: the cells in the brute force's scan order
 G_DEEPEST = cp.G_SEARCH + 32        # the most cells filled at a node entered
 
+#: ``branch_failed``'s ``full`` for "no solution below": a non-literal bool, so that the helper
+#: is compiled once (colorpair.py, "Helpers that are not inlined take their integers as int64").
+NOT_FULL = np.bool_(False)
+
 # Per-level record of the decision stack.
 L_CELL = 0
 L_PTR = 1               # next candidate
@@ -276,7 +280,7 @@ def _why_not(st, m, g, c, row):
 def _undo_branch(st, m, g, level):
     """Take back the branch placed at ``level`` and everything made after it."""
     r = g[O_LV] + level * LV_STRIDE
-    cp.undo_to(st, m, g, m[ix(r + L_MARK)])
+    cp.undo_to(st, m, g, np.int64(m[ix(r + L_MARK)]))
     _undo_exclusions(m, g, m[ix(r + L_XMARK)])
 
 
@@ -304,7 +308,7 @@ def branch_failed(st, m, g, level, full):
             m[ix(r + L_FULL)] = 1
             _undo_branch(st, m, g, level)
             return level
-        if ex.resolve(st, m, g, fail, m[ix(r + L_MARK)]):
+        if ex.resolve(st, m, g, fail, np.int64(m[ix(r + L_MARK)])):
             ex.union(g, g[O_ACC] + level * w, fail, w)
             _undo_branch(st, m, g, level)
             return level
@@ -325,7 +329,7 @@ def branch_failed(st, m, g, level, full):
         if target < 0:
             return -1
         r = lv + (target + 1) * LV_STRIDE
-        cp.undo_to(st, m, g, m[ix(r + L_MARK)])
+        cp.undo_to(st, m, g, np.int64(m[ix(r + L_MARK)]))
         _undo_exclusions(m, g, m[ix(r + L_XMARK)])
         level = target
 
@@ -370,10 +374,10 @@ def shave(st, m, g, level, cand, base):
             if end - base == 1:
                 # A single value: placing it is its own trial (a failure fails the node).
                 survivors = 1
-                last = m[ix(cand + base)]
+                last = np.int64(m[ix(cand + base)])
                 end = base
             for i in range(base, end):
-                o = m[ix(cand + i)]
+                o = np.int64(m[ix(cand + i)])
                 mark = g[cp.G_TRAIL]
                 g[cp.G_LEVEL_NOW] = level
                 m[ix(levels + c)] = level
@@ -450,7 +454,8 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
         if pc == PC_ROOT:
             g[cp.G_LEVEL_NOW] = -1
             for k in range(g[G_N_ROOT]):
-                cp.assign(st, m, g, m[ix(g[O_ROOT] + 2 * k)], m[ix(g[O_ROOT] + 2 * k + 1)])
+                cp.assign(st, m, g, np.int64(m[ix(g[O_ROOT] + 2 * k)]),
+                          np.int64(m[ix(g[O_ROOT] + 2 * k + 1)]))
             level = 0
             if not cp.propagate(st, m, g):
                 pc = PC_LEAVE
@@ -479,7 +484,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 if g[G_SHAVE] > 0:
                     g[cp.G_LEVEL_NOW] = level - 1
                     if not shave(st, m, g, level, cand, base):
-                        level = branch_failed(st, m, g, level - 1, False) if level > 0 else -1
+                        level = branch_failed(st, m, g, level - 1, NOT_FULL) if level > 0 else -1
                         if level < 0:
                             level = 0
                             pc = PC_LEAVE
@@ -530,16 +535,16 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
             m[ix(r + L_PTR)] = p + 1
             g[G_NODES] += 1
             budget -= 1
-            c = m[ix(r + L_CELL)]
+            c = np.int64(m[ix(r + L_CELL)])
             g[cp.G_LEVEL_NOW] = level
             m[ix(levels + c)] = level
-            cp.assign(st, m, g, c, m[ix(cand + p)])
+            cp.assign(st, m, g, c, np.int64(m[ix(cand + p)]))
             if cp.propagate(st, m, g):
                 level += 1
                 pc = PC_ENTER
             else:
                 g[G_FAILS] += 1
-                level = branch_failed(st, m, g, level, False)
+                level = branch_failed(st, m, g, level, NOT_FULL)
                 if level < 0:
                     level = 0
                     pc = PC_LEAVE
@@ -552,7 +557,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 break
             r = lv + level * LV_STRIDE
             full = m[ix(r + L_FULL)] != 0
-            c = m[ix(r + L_CELL)]
+            c = np.int64(m[ix(r + L_CELL)])
             if explain and not full:
                 if c < 0:
                     full = True

@@ -98,6 +98,11 @@ TR_PLACE = 2          # payload cell: placed
 #: engine's limit) give n_ori < 2 ** 14.  A shift, not a division, takes the entry apart.
 ORI_BITS = 16
 
+#: No events queued yet, as a non-literal int64: the helpers that are not inlined take int64
+#: integers (values read from the int32 arrays ``roots`` and ``cand`` are cast), so that numba
+#: compiles each once (docs/architecture.md, "One signature per helper").
+NO_EVENTS = np.int64(0)
+
 # The model, one flat int32 array of sections (``model_arrays`` builds it); offsets in its head.
 M_N_CELLS = 0
 M_N_ORI = 1
@@ -403,8 +408,9 @@ def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, 
             x = tl[ix(tl[T_SINGLES] + tl[T_NSINGLE])]
             if placed[ix(x)] < 0 and size[ix(x)] == 1:
                 counters[CT_PROPAGATED] += 1
-                top, n_ev = _place(m, x, _only_orientation(m, dom, x), placed, used, dom, size,
-                                   sup, mask, trail, top, events, n_ev, tl)
+                top, n_ev = _place(m, np.int64(x), np.int64(_only_orientation(m, dom, x)),
+                                   placed, used, dom, size, sup, mask, trail, top, events, n_ev,
+                                   tl)
             continue
         if head < n_ev:
             e = events[ix(head)] >> 6
@@ -464,8 +470,8 @@ def _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, 
         if size[ix(single)] == 0:
             return False, top
         counters[CT_PROPAGATED] += 1
-        top, n_ev = _place(m, single, _only_orientation(m, dom, single), placed, used, dom,
-                           size, sup, mask, trail, top, events, n_ev, tl)
+        top, n_ev = _place(m, np.int64(single), np.int64(_only_orientation(m, dom, single)),
+                           placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl)
     return True, top
 
 
@@ -526,8 +532,8 @@ def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counte
                 propagated = counters[CT_PROPAGATED]
                 counters[CT_TRIALS] += 1
                 _reset_queues(tl)
-                top, n_ev = _place(m, x, q, placed, used, dom, size, sup, mask, trail, top,
-                                   events, 0, tl)
+                top, n_ev = _place(m, np.int64(x), np.int64(q), placed, used, dom, size, sup,
+                                   mask, trail, top, events, NO_EVENTS, tl)
                 ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
                                      events, n_ev, tl, counters)
                 top = _undo(m, mark, top, placed, used, dom, size, sup, mask, trail, tl)
@@ -537,7 +543,8 @@ def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counte
                 removed = True
                 counters[CT_SHAVED] += 1
                 _reset_queues(tl)
-                top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top, events, 0, tl)
+                top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top, events, NO_EVENTS,
+                                    tl)
                 ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
                                      events, n_ev, tl, counters)
                 if not ok:
@@ -614,7 +621,7 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
     while True:
         if pc == PC_ROOT:
             ok = True
-            n_ev = 0
+            n_ev = NO_EVENTS
             _reset_queues(tl)
             tl[T_DIRTY] = 1
             if tl[T_ON] & RULES:
@@ -638,8 +645,8 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
                             events[ix(n_ev)] = e * 64 + col
                             n_ev += 1
             for i in range(len(roots) // 2):
-                c = roots[2 * i]
-                o = roots[2 * i + 1]
+                c = np.int64(roots[2 * i])
+                o = np.int64(roots[2 * i + 1])
                 if placed[ix(c)] >= 0 or dom[ix(c * n_ori + o)] == 0:
                     ok = False
                     break
@@ -715,8 +722,8 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             counters[CT_NODES] += 1
             budget -= 1
             _reset_queues(tl)
-            top, n_ev = _place(m, lv[ix(r + L_CELL)], cand[ix(p)], placed, used, dom, size,
-                               sup, mask, trail, top, events, 0, tl)
+            top, n_ev = _place(m, lv[ix(r + L_CELL)], np.int64(cand[ix(p)]), placed, used, dom,
+                               size, sup, mask, trail, top, events, NO_EVENTS, tl)
             ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
                               n_ev, tl, counters, shave)
             if ok:
