@@ -37,6 +37,7 @@ SUITES: dict[str, str] = {
     "em-alldiff": "cpkit.bench.em_alldiff:alldiff_suite",
     "em-paper": "cpkit.bench.em_paper:paper_suite",
     "em-speed": "cpkit.bench.em_speed:speed_suite",
+    "jit": "cpkit.bench.jit:jit_suite",
 }
 
 
