@@ -7,11 +7,11 @@ import os
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from cpkit import _numba_cache
+from cpkit.bench.jit import jit_suite
 
 
 def _package(root, files):
@@ -64,37 +64,14 @@ def test_import_sets_the_keyed_directory_unless_the_user_chose_one(tmp_path):
     assert chosen == str(tmp_path / "mine")
 
 
-_COMPILE_EVERY_ENGINE = """
-import sys
-import numba
-import cpkit
-from cpkit.io.edge_matching import read_edge_matching
-from cpkit.search import solve
-
-board = read_edge_matching("instances/edge_matching/gen_4_b2i3_s2.txt")
-for engine in ("cp", "edges", "backtrack"):
-    solve(board, count_only=True, engine=engine)
-tiling = cpkit.load("instances/tiling/pentominoes_20x3.txt")
-for engine in ("dlx", "fila"):
-    solve(tiling, count_only=True, engine=engine)
-for name, module in list(sys.modules.items()):
-    if not name.startswith("cpkit"):
-        continue
-    for attr, f in vars(module).items():
-        if isinstance(f, numba.core.registry.CPUDispatcher) and f.__module__ == name \\
-                and len(f.signatures) > 1:
-            print(name, attr, len(f.signatures))
-"""
-
-
 @pytest.mark.slow
-def test_every_helper_is_compiled_once(tmp_path):
+def test_every_helper_is_compiled_once():
     """A helper compiled for several argument types (an int32 here, an int64 there, a literal
     constant) is compiled, with all it calls, once per type: the CP kernel took twice as long
     to compile (docs/architecture.md, "One signature per helper").  From an empty cache, every
-    engine's kernel must compile each helper it calls once."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
-    root = Path(__file__).resolve().parent.parent
-    run = subprocess.run([sys.executable, "-c", _COMPILE_EVERY_ENGINE], env=env, cwd=root,
-                         capture_output=True, text=True, check=True)
-    assert run.stdout == ""
+    engine's kernels must compile each helper once, and load from the cache afterwards."""
+    (table,) = jit_suite()
+    assert [row[0] for row in table.rows] == ["backtrack", "cp", "edges", "dlx", "fila"]
+    for engine, instance, compile_s, load_s, extra in table.rows:
+        assert extra == 0, engine
+        assert load_s < compile_s, engine
