@@ -576,8 +576,8 @@ def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
             status = DESCENT_SOLUTION
             break
         if level > 0 and pieces - level >= first_check:
-            alive, ftop = _after_placement(np.int64(level), cfg, chosen, counters, llink, rlink, length,
-                                           top, ulink, dlink, row_of, opt_data, vol_ach,
+            alive, ftop = _after_placement(np.int64(level), cfg, chosen, counters, llink, rlink,
+                                           length, top, ulink, dlink, row_of, opt_data, vol_ach,
                                            par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
                                            vstate, pstate, rpar, ftrail, ftop)
             if not alive:
