@@ -12,15 +12,11 @@ helper"), each of which is compiled again with all it calls.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import tempfile
-from pathlib import Path
 
 from . import Table, progress
+from .tiling import ROOT, in_fresh_process
 
-ROOT = Path(__file__).resolve().parents[2]
 BOARD = ROOT / "instances" / "edge_matching" / "gen_4_b2i3_s2.txt"
 TILING = ROOT / "instances" / "tiling" / "pentominoes_20x3.txt"
 
@@ -48,21 +44,14 @@ print(json.dumps({"jit": result.jit_seconds, "count": result.count, "extra": ext
 """
 
 
-def _run_child(engine: str, path: Path, cache: str) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    run = subprocess.run([sys.executable, "-c", _CHILD, engine, str(path)], env=env,
-                         capture_output=True, text=True, check=True)
-    return json.loads(run.stdout.strip().splitlines()[-1])
-
-
 def jit_suite(quick: bool = False) -> list[Table]:
     rows = []
     engines = ENGINES[:1] if quick else ENGINES
     for number, (engine, path) in enumerate(engines, 1):
         progress(f"{engine}: compiling from an empty cache", number, len(engines))
         with tempfile.TemporaryDirectory(prefix="cpkit-jit-") as cache:
-            cold = _run_child(engine, path, cache)
-            warm = _run_child(engine, path, cache)
+            cold = json.loads(in_fresh_process(_CHILD, cache, engine, str(path)))
+            warm = json.loads(in_fresh_process(_CHILD, cache, engine, str(path)))
         if cold["count"] != warm["count"]:
             raise RuntimeError(f"{engine} counted {cold['count']} compiled and {warm['count']} "
                                f"loaded from the cache on {path.name}")

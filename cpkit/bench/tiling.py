@@ -50,14 +50,19 @@ def run_c_reference(binary: Path, cover) -> dict[str, float]:
     return {k: float(v) for k, v in (kv.split("=") for kv in out.split())}
 
 
+def in_fresh_process(code: str, cache: str, *args: str) -> str:
+    """The last line ``code`` prints, run with ``args`` by a fresh Python whose numba cache is
+    the directory ``cache``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", code, *args], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return out.strip().splitlines()[-1]
+
+
 def cold_jit_seconds(module: str) -> float:
     """Seconds to compile ``module``'s kernels from an empty numba cache, in a fresh process."""
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        code = f"import {module} as m; print(m.jit_seconds())"
-        out = subprocess.run([sys.executable, "-c", code], env=env, check=True,
-                             capture_output=True, text=True).stdout
-    return float(out.strip().splitlines()[-1])
+        return float(in_fresh_process(f"import {module} as m; print(m.jit_seconds())", cache))
 
 
 def dlx_suite(quick: bool = False) -> list[Table]:

@@ -35,10 +35,10 @@ class Part:
     ``fits`` is indexed by depth (the engine's levels), and so is ``attempts`` for engines that
     test images that do not fit (FILA; empty otherwise); ``extra`` holds engine counters that add
     up (e.g. DLX's trigger backtracks), and maxima, named ``max_...``.  ``solutions`` holds
-    engine-native solutions (lists of ints) when they were asked for.  ``deepest`` is the most cells an engine that keeps it (edge
-    matching) filled at a node of the part, ``deepest_row`` that node in the engine's terms (an
-    orientation per cell, -1 empty).  Parts merge by addition (``add``), the deepest node by
-    maximum.  ``state`` is what an engine that can (edge matching) needs to continue an
+    engine-native solutions (lists of ints) when they were asked for.  ``deepest`` is the most
+    cells an engine that keeps it (edge matching) filled at a node of the part, ``deepest_row``
+    that node in the engine's terms (an orientation per cell, -1 empty).  Parts merge by
+    addition (``add``), the deepest node and ``max_...`` counters by maximum.  ``state`` is what an engine that can (edge matching) needs to continue an
     unfinished subproblem where it stopped (opaque bytes; empty otherwise); checkpoints keep
     it apart, and it never merges."""
 
