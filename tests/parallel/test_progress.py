@@ -147,35 +147,67 @@ def test_a_split_line_counts_running_subproblems_in_its_rate_and_shows_the_deepe
     assert "deepest" not in tiling.getvalue()
 
 
-def test_local_workers_report_the_subproblems_they_are_searching(capsys):
-    """A ``--first`` split run on an Eternity-size board: no subproblem finishes in the time
-    limit, yet the line shows the workers' node rate and deepest board (it showed 0.00 M
-    nodes/s and nothing else until a subproblem came back)."""
+def _interrupt_once_the_line_shows_the_workers(monkeypatch, deepest_above: int = -1) -> None:
+    """Send this process a Ctrl-C once a split run's line has drawn the workers' own figures:
+    over 0.1 M nodes/s (and a board deeper than ``deepest_above``) while no subproblem has
+    finished.  A fixed time limit made these tests depend on the machine: a loaded one took
+    the whole limit to start the workers, and the line never showed them."""
+    import os
+    import signal
+
+    drawn = Progress.update
+    sent = []
+
+    def update(self, done, solutions, nodes, force=False, running_nodes=0, deepest=0,
+               earlier_nodes=0):
+        drawn(self, done, solutions, nodes, force, running_nodes, deepest, earlier_nodes)
+        rate = (nodes + running_nodes) / (time.perf_counter() - self.start)
+        if not sent and not done and rate > 0.1e6 and deepest > deepest_above:
+            sent.append(True)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(Progress, "update", update)
+
+
+def _drawn_lines(capsys) -> list[str]:
+    return [line for line in capsys.readouterr().err.split("\r") if "subproblems" in line]
+
+
+def _rate(line: str) -> float:
+    return float(line.split(" M nodes/s")[0].split()[-1])
+
+
+def test_local_workers_report_the_subproblems_they_are_searching(capsys, monkeypatch):
+    """A ``--first`` split run on an Eternity-size board: no subproblem finishes, yet the line
+    shows the workers' node rate and deepest board (it showed 0.00 M nodes/s and nothing else
+    until a subproblem came back).  The time limit only bounds a failing run."""
     import cpkit
     from cpkit.models.em_generator import generate
 
     board = generate(16, border_colours=5, inner_colours=17, seed=7)
-    result = cpkit.solve(board, engine="backtrack", workers=2, first=True, time_limit=4.0,
-                         progress=True)
+    _interrupt_once_the_line_shows_the_workers(monkeypatch, deepest_above=100)
+    result = cpkit.solve(board, engine="backtrack", workers=2, subproblems=64, first=True,
+                         time_limit=60.0, progress=True)
+    assert result.stop_reason == "interrupted"
     assert result.stats.extra["subproblems_done"] == 0 and result.count == 0
-    lines = [line for line in capsys.readouterr().err.split("\r") if "subproblems" in line]
-    rates = [float(line.split(" M nodes/s")[0].split()[-1]) for line in lines]
-    assert max(rates) > 0.1
-    deepest = [int(line.split("deepest ")[1].split("/")[0]) for line in lines]
-    assert max(deepest) > 100
+    lines = _drawn_lines(capsys)
+    assert max(_rate(line) for line in lines) > 0.1
+    assert max(int(line.split("deepest ")[1].split("/")[0]) for line in lines) > 100
 
 
-def test_tiling_workers_report_the_subproblems_they_are_searching(tiling_instance, capsys):
-    """The same for a tiling split into a few huge subproblems: none finishes in the time
-    limit, yet the line counts the workers' nodes (and the solutions they have found)."""
+def test_tiling_workers_report_the_subproblems_they_are_searching(tiling_instance, capsys,
+                                                                   monkeypatch):
+    """The same for a tiling split into a few huge subproblems: none finishes, yet the line
+    counts the workers' nodes (and the solutions they have found)."""
     import cpkit
 
     puzzle = tiling_instance("hexominoes_15x14_parallelogram.txt")
-    result = cpkit.solve(puzzle, workers=2, subproblems=2, count_only=True, time_limit=5.0,
+    _interrupt_once_the_line_shows_the_workers(monkeypatch)
+    result = cpkit.solve(puzzle, workers=2, subproblems=2, count_only=True, time_limit=60.0,
                          progress=True)
+    assert result.stop_reason == "interrupted"
     assert result.stats.extra["subproblems_done"] == 0
-    lines = [line for line in capsys.readouterr().err.split("\r") if "subproblems" in line]
-    assert max(float(line.split(" M nodes/s")[0].split()[-1]) for line in lines) > 0.1
+    assert max(_rate(line) for line in _drawn_lines(capsys)) > 0.1
 
 
 def test_a_resumed_runs_rate_leaves_out_what_earlier_runs_searched():
