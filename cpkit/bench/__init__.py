@@ -36,6 +36,7 @@ SUITES: dict[str, str] = {
     "em-rate": "cpkit.bench.edge_matching:rate_suite",
     "em-alldiff": "cpkit.bench.em_alldiff:alldiff_suite",
     "em-paper": "cpkit.bench.em_paper:paper_suite",
+    "em-generated": "cpkit.bench.em_paper:generated_suite",
     "em-speed": "cpkit.bench.em_speed:speed_suite",
     "jit": "cpkit.bench.jit:jit_suite",
 }

@@ -80,8 +80,12 @@ def solutions_text(label: str, results) -> str:
 
 def limit_and_files(quick: bool) -> tuple[float, list[tuple[str, Path]]]:
     """Each search's time limit (``CPKIT_BENCH_EM_SECONDS``) and the instances to run."""
-    limit = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 5 if quick else 60))
-    return limit, paper_files(QUICK if quick else None)
+    return search_limit(quick), paper_files(QUICK if quick else None)
+
+
+def search_limit(quick: bool) -> float:
+    """Each search's time limit: ``CPKIT_BENCH_EM_SECONDS``, else 5 s quick and 60 s in full."""
+    return float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 5 if quick else 60))
 
 
 def missing() -> list[Table]:
@@ -90,22 +94,14 @@ def missing() -> list[Table]:
         f"not found in `{BENOIST}` (set `CPKIT_EM_BENCHMARKS`): nothing was measured"]])]
 
 
-def paper_suite(quick: bool = False) -> list[Table]:
+def _measure(boards, limit: float, kinds: tuple[str, ...]) -> tuple[list[list], list[list]]:
+    """Run the brute force and every ``CONFIGS`` search on ``boards`` (``(kind, label, puzzle,
+    colours)``): the table's rows, and the tally of verdicts by engine and kind of board."""
     from ..api import solve
-    from ..io.edge_matching import read_edge_matching
-    from ..models.em_generator import generate
 
-    limit, files = limit_and_files(quick)
-    if not files:
-        return missing()
-    boards = [(PAPER, label, read_edge_matching(path), path.name.split(".")[1])
-              for label, path in files]
-    for side, border, inner, seed in ([] if quick else GENERATED):
-        puzzle = generate(side, border_colours=border, inner_colours=inner, seed=seed)
-        boards.append((OURS, puzzle.name, puzzle, f"b{border}i{inner}"))
     rows = []
     tally = {(kind, label): {"yes": 0, "no": 0, "open": 0}
-             for kind in (PAPER, OURS) for label, _ in CONFIGS}
+             for kind in kinds for label, _ in CONFIGS}
     for number, (kind, label, puzzle, colours) in enumerate(boards, 1):
         progress(label, number, len(boards))
         bt = solve(puzzle, engine="backtrack", count_only=True, time_limit=limit)
@@ -120,34 +116,93 @@ def paper_suite(quick: bool = False) -> list[Table]:
                       text]
         rows.append([label, f"{puzzle.width}x{puzzle.height}", colours,
                      solutions_text(label, results), f"{brute:,}{source}"] + cells)
-    columns = ["instance", "board", "colours", "solutions", "brute-force nodes"]
-    for name, _ in CONFIGS:
-        columns += [f"{name} nodes", f"brute force / {name}"]
     summary = []
-    for kind in (PAPER, OURS):
+    for kind in kinds:
         n = sum(1 for board in boards if board[0] == kind)
         summary += [[name, kind, n] + [tally[kind, name][v] for v in ("yes", "no", "open")]
                     for name, _ in CONFIGS if n]
-    generated = ", ".join(f"`cpkit generate edge-matching --size {n} --border-colors {b} "
-                          f"--inner-colors {i} --seed {k}`" for n, b, i, k in GENERATED)
+    return rows, summary
+
+
+def _columns() -> list[str]:
+    columns = ["instance", "board", "colours", "solutions", "brute-force nodes"]
+    for name, _ in CONFIGS:
+        columns += [f"{name} nodes", f"brute force / {name}"]
+    return columns
+
+
+def _tally_table(summary: list[list]) -> Table:
+    return Table(f"Instances with at least {FACTOR} times fewer nodes than the brute force",
+                 ["engine", "boards", "instances", f">= {FACTOR}x", f"< {FACTOR}x", "undecided"],
+                 summary,
+                 ["`undecided`: a run hit its limit before the ratio was settled either way."])
+
+
+def _generate_command(boards: list[tuple[int, int, int, int]]) -> str:
+    return ", ".join(f"`cpkit generate edge-matching --size {n} --border-colors {b} "
+                     f"--inner-colors {i} --seed {k}`" for n, b, i, k in boards)
+
+
+def _generated(boards: list[tuple[int, int, int, int]]) -> list[tuple]:
+    from ..models.em_generator import generate
+
+    out = []
+    for side, border, inner, seed in boards:
+        puzzle = generate(side, border_colours=border, inner_colours=inner, seed=seed)
+        out.append((OURS, puzzle.name, puzzle, f"b{border}i{inner}"))
+    return out
+
+
+#: The common part of the two suites' notes on their runs.
+RUN_NOTES = ("the file's corner hint fixed (the generated boards have none: a corner tile is "
+             "fixed, as cpkit counts up to rotation).  `colours`: frame and inner colours.  "
+             "`solutions`: the count of every search that finished (>= the most any search "
+             "found if none did).  Brute-force nodes: the column scan of the `em` suite, ours "
+             "when it finished, else the published count (em-benchmarks README) or ours "
+             "recorded earlier (`RECORDED` in cpkit/bench/edge_matching.py), else the nodes "
+             "made before the limit (a lower bound).  `nodes` are placements made by branching "
+             "(shaving trials are not counted).  A ratio marked >= or <= is a bound (one side "
+             "hit its limit); none is given when both did.  The suite stops if two engines "
+             "that finished count differently.")
+
+
+def paper_suite(quick: bool = False) -> list[Table]:
+    from ..io.edge_matching import read_edge_matching
+
+    limit, files = limit_and_files(quick)
+    if not files:
+        return missing()
+    boards = [(PAPER, label, read_edge_matching(path), path.name.split(".")[1])
+              for label, path in files]
+    boards += [] if quick else _generated(GENERATED)
+    rows, summary = _measure(boards, limit, (PAPER, OURS))
     return [
         Table("Brute-force nodes per branching node on the paper's instances and on generated "
-              "7x7 to 9x9 boards", columns, rows, [
+              "7x7 to 9x9 boards", _columns(), rows, [
                   f"Each search limited to {limit:g} s (`CPKIT_BENCH_EM_SECONDS`; the shaving "
-                  f"runs over two processes, wall clock), all solutions, the file's corner hint "
-                  f"fixed (the generated boards have none: a corner tile is fixed, as cpkit "
-                  f"counts up to rotation).  `colours`: frame and inner colours.  `solutions`: "
-                  f"the count of every search that finished (>= the most any search found if "
-                  f"none did).  Brute-force nodes: the column scan of the `em` suite, ours when "
-                  f"it finished, else the published count (em-benchmarks README) or ours "
-                  f"recorded earlier (`RECORDED` in cpkit/bench/edge_matching.py), else the "
-                  f"nodes made before the limit (a lower bound).  `nodes` are placements made "
-                  f"by branching (shaving trials are not counted).  A ratio marked >= or <= is "
-                  f"a bound (one side hit its limit); none is given when both did.  The suite "
-                  f"stops if two engines that finished count differently." +
-                  (f"  Generated boards (the `em` suite's): {generated}." if not quick else "")]),
-        Table(f"Instances with at least {FACTOR} times fewer nodes than the brute force",
-              ["engine", "boards", "instances", f">= {FACTOR}x", f"< {FACTOR}x", "undecided"],
-              summary,
-              ["`undecided`: a run hit its limit before the ratio was settled either way."]),
+                  f"runs over two processes, wall clock), all solutions, " + RUN_NOTES +
+                  (f"  Generated boards (the `em` suite's): {_generate_command(GENERATED)}."
+                   if not quick else "")]),
+        _tally_table(summary),
+    ]
+
+
+#: ``em-generated``: three boards of each size, with the colours of the ``em`` suite's boards
+#: (the paper's ratios), seeds 1 to 3.
+MORE_GENERATED = [(side, border, inner, seed) for side, border, inner, _ in GENERATED
+                  for seed in (1, 2, 3)]
+
+
+def generated_suite(quick: bool = False) -> list[Table]:
+    """Issue 5's other set, wider: the ``em-paper`` measurements on nine generated boards
+    (``em-paper`` has one of each size)."""
+    limit = search_limit(quick)
+    chosen = MORE_GENERATED[:1] if quick else MORE_GENERATED
+    rows, summary = _measure(_generated(chosen), limit, (OURS,))
+    return [
+        Table("Brute-force nodes per branching node on generated 7x7 to 9x9 boards", _columns(),
+              rows, [f"Each search limited to {limit:g} s (`CPKIT_BENCH_EM_SECONDS`; the "
+                     f"shaving runs over two processes, wall clock), all solutions, " +
+                     RUN_NOTES + f"  Boards: {_generate_command(chosen)}."]),
+        _tally_table(summary),
     ]

@@ -44,3 +44,24 @@ def test_the_solutions_shown_are_those_of_the_searches_that_finished():
     assert solutions_text("E_9_1", [_result(2, False), _result(0, False)]) == ">= 2"
     with pytest.raises(RuntimeError, match="E_7_1: the engines that finished disagree"):
         solutions_text("E_7_1", [_result(1, True), _result(2, True)])
+
+
+def test_the_generated_suite_tallies_each_board_once_per_engine(monkeypatch):
+    """``em-generated`` on one small board: every engine finishes, so every ratio is exact and
+    its verdict is yes or no, and the solutions shown are the brute force's count."""
+    import cpkit
+    from cpkit.bench import em_paper
+    from cpkit.models.em_generator import generate
+
+    monkeypatch.setattr(em_paper, "MORE_GENERATED", [(5, 3, 5, 1)])
+    monkeypatch.setenv("CPKIT_BENCH_EM_SECONDS", "60")
+    table, tally = em_paper.generated_suite()
+    (row,) = table.rows
+    brute = cpkit.solve(generate(5, border_colours=3, inner_colours=5, seed=1),
+                        engine="backtrack", count_only=True)
+    assert row[:5] == ["gen_5_b3i5_s1", "5x5", "b3i5", f"{brute.count:,}",
+                       f"{brute.stats.nodes:,}"]
+    assert "(limit hit)" not in " ".join(row)
+    assert [r[:3] for r in tally.rows] == [[name, "generated", 1] for name, _ in em_paper.CONFIGS]
+    assert all(r[3] + r[4] == 1 and r[5] == 0 for r in tally.rows)
+    assert "--size 5 --border-colors 3 --inner-colors 5 --seed 1" in table.notes[0]
