@@ -9,6 +9,9 @@ other set.  The criterion is about the whole set, and the set is uneven: on some
 and 10x10 boards the brute force's column scan from the fixed corner needs a few hundred thousand
 nodes, on others billions.  Every run has a time limit; where one side of a ratio hit it, the
 ratio is a bound, and the verdict says whether the bound already decides the hundredfold.
+
+``em-generated`` (``generated_suite``) makes the same measurements on nine generated boards,
+three of each size from 7x7 to 9x9, where ``em-paper`` has one of each.
 """
 
 from __future__ import annotations
