@@ -38,9 +38,9 @@ class Part:
     engine-native solutions (lists of ints) when they were asked for.  ``deepest`` is the most
     cells an engine that keeps it (edge matching) filled at a node of the part, ``deepest_row``
     that node in the engine's terms (an orientation per cell, -1 empty).  Parts merge by
-    addition (``add``), the deepest node and ``max_...`` counters by maximum.  ``state`` is what an engine that can (edge matching) needs to continue an
-    unfinished subproblem where it stopped (opaque bytes; empty otherwise); checkpoints keep
-    it apart, and it never merges."""
+    addition (``add``), the deepest node and ``max_...`` counters by maximum.  ``state`` is what
+    an engine that can (edge matching) needs to continue an unfinished subproblem where it
+    stopped (opaque bytes; empty otherwise); checkpoints keep it apart, and it never merges."""
 
     count: int = 0                   # solutions that count under the counting mode
     found: int = 0                   # solutions the engine found (before the counting check)

@@ -372,7 +372,8 @@ def images_of_cells(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fit_filter(puzzle: Puzzle, keep: np.ndarray, max_passes: int | None = None) -> tuple[int, int]:
-    """Fit filter, repeated until nothing changes (or ``max_passes``).  Returns (removed, passes)."""
+    """Fit filter, repeated until nothing changes (or ``max_passes``).
+    Returns (removed, passes)."""
     img = puzzle.images
     masks = image_masks(puzzle)
     cptr, cimg = images_of_cells(puzzle)
