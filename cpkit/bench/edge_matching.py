@@ -11,16 +11,35 @@ colour ratios.  Every engine runs under a time limit; a row that hit it says "no
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import tempfile
 from pathlib import Path
 
+from ..errors import InputError
 from . import Table, progress
 from .tiling import ROOT, c_reference, cold_jit_seconds
 
 BENOIST = Path(os.environ.get("CPKIT_EM_BENCHMARKS",
                               ROOT.parent / "shared" / "em-benchmarks" / "benoist"))
+
+def search_seconds(default: float) -> float:
+    """Each search's time limit in an edge-matching suite: ``CPKIT_BENCH_EM_SECONDS`` if set, else
+    the suite's ``default``.  Checked here, before the suite starts, so that a mistyped value ends
+    with one line (exit status 2) rather than a traceback or an hour's run that stops at once."""
+    text = os.environ.get("CPKIT_BENCH_EM_SECONDS", "").strip()
+    if not text:
+        return float(default)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise InputError(f"CPKIT_BENCH_EM_SECONDS must be a positive number of seconds, "
+                         f"got {text!r}")
+    return seconds
+
 
 #: Benoist & Bourreau, Table 2 (BasicCP O(1), Java, 3 GHz PC, 2008): nodes, seconds.
 PAPER_TABLE2 = {
@@ -134,7 +153,7 @@ def em_suite(quick: bool = False) -> list[Table]:
     from ..io.edge_matching import read_edge_matching
     from ..search import solve
 
-    cp_limit = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 10 if quick else 60))
+    cp_limit = search_seconds(10 if quick else 60)
     base_limit = cp_limit / 3
     binary = c_reference("em_bt_ref")
     cp_rows, bt_rows, scan_rows, shave_rows, sat_rows = [], [], [], [], []
@@ -290,7 +309,7 @@ def rate_suite(quick: bool = False) -> list[Table]:
     from ..models.em_generator import generate
     from ..search import solve
 
-    limit = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 3 if quick else 20))
+    limit = search_seconds(3 if quick else 20)
     puzzles = [generate(side, border_colours=b, inner_colours=i, seed=s)
                for side, b, i, s in RATE_GENERATED[:1 if quick else None]]
     matches = sorted(BENOIST.glob("E_8_1.*")) if BENOIST.is_dir() else []

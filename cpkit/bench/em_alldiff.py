@@ -14,13 +14,12 @@ instances against the brute force, each run limited to ``CPKIT_BENCH_EM_SECONDS`
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
 from . import Table, progress
 from .edge_matching import (BENOIST, PAPER_EDGE_FILTERING, PUBLISHED, RECORDED, _bound,
-                            _instances, _over, _rate)
+                            _instances, _over, _rate, search_seconds)
 
 BASIC = dict(backjump=False, shared_edge=False, cycles=False)
 CONFIGS: list[tuple[str, str, dict]] = [
@@ -114,12 +113,11 @@ def _paper_table() -> Table | None:
          "(Java, 3 GHz PC, 2008).  Brute-force nodes: ours, complete."])
 
 
-def _compiled_table(quick: bool, folder: Path) -> Table:
+def _compiled_table(quick: bool, folder: Path, seconds: float) -> Table:
     from ..api import solve as split_solve
     from ..io.edge_matching import read_edge_matching
     from ..search import solve
 
-    seconds = float(os.environ.get("CPKIT_BENCH_EM_SECONDS", "60"))
     found, notes = _instances(quick, folder)
     rows = []
     for number, (label, path) in enumerate(found, 1):
@@ -178,8 +176,9 @@ def _compiled_table(quick: bool, folder: Path) -> Table:
 
 
 def alldiff_suite(quick: bool = False) -> list[Table]:
+    seconds = search_seconds(60)
     tables = [_engines_table(quick)]
     paper = None if quick else _paper_table()
     with tempfile.TemporaryDirectory() as tmp:
-        compiled = _compiled_table(quick, Path(tmp))
+        compiled = _compiled_table(quick, Path(tmp), seconds)
     return tables + ([paper] if paper else []) + [compiled]

@@ -16,11 +16,10 @@ three of each size from 7x7 to 9x9, where ``em-paper`` has one of each.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from . import Table, progress
-from .edge_matching import BENOIST, GENERATED, brute_force_nodes
+from .edge_matching import BENOIST, GENERATED, brute_force_nodes, search_seconds
 
 #: The searches set against the brute force: label, ``cpkit.solve`` options.  Shaving runs are
 #: split over two processes (the benchmark machine's cores) as in the ``em`` suite.
@@ -88,7 +87,7 @@ def limit_and_files(quick: bool) -> tuple[float, list[tuple[str, Path]]]:
 
 def search_limit(quick: bool) -> float:
     """Each search's time limit: ``CPKIT_BENCH_EM_SECONDS``, else 5 s quick and 60 s in full."""
-    return float(os.environ.get("CPKIT_BENCH_EM_SECONDS", 5 if quick else 60))
+    return search_seconds(5 if quick else 60)
 
 
 def missing() -> list[Table]:

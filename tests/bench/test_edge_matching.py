@@ -3,7 +3,7 @@ compares directly with ours (a hintless board once gave it no corner to fix: 3.5
 
 import pytest
 
-from cpkit.bench.edge_matching import run_c_reference, with_symmetry_hint
+from cpkit.bench.edge_matching import run_c_reference, search_seconds, with_symmetry_hint
 from cpkit.bench.tiling import c_reference
 from cpkit.io.edge_matching import read_edge_matching
 from cpkit.search import solve
@@ -33,3 +33,25 @@ def test_a_hinted_board_goes_to_the_c_reference_unchanged(tmp_path):
     path = EDGE_MATCHING / "gen_6_b5i6_s2.txt"
     hinted = with_symmetry_hint(read_edge_matching(path), path, tmp_path)
     assert with_symmetry_hint(read_edge_matching(hinted), hinted, tmp_path) == hinted
+
+
+@pytest.mark.parametrize("text", ["abc", "0", "-3", "inf", "nan"])
+def test_a_time_limit_that_is_not_a_positive_number_ends_the_suite_before_it_starts(
+        text, monkeypatch, capsys, tmp_path):
+    from cpkit.cli import main
+
+    monkeypatch.setenv("CPKIT_BENCH_EM_SECONDS", text)
+    figures = tmp_path / "em-speed.json"
+    assert main(["bench", "em-speed", "--quick", "--json", str(figures),
+                 "--markdown", str(tmp_path / "benchmarks.md")]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"cpkit: error: CPKIT_BENCH_EM_SECONDS must be a positive number of seconds, "
+                   f"got {text!r}\n")
+    assert not figures.exists()
+
+
+def test_the_time_limit_comes_from_the_environment_or_the_suite(monkeypatch):
+    monkeypatch.delenv("CPKIT_BENCH_EM_SECONDS", raising=False)
+    assert search_seconds(20) == 20.0
+    monkeypatch.setenv("CPKIT_BENCH_EM_SECONDS", " 2.5 ")
+    assert search_seconds(20) == 2.5
