@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 TILING = ROOT / "instances" / "tiling"
 EDGE_MATCHING = ROOT / "instances" / "edge_matching"
+
+# A shell without job control starts its background commands (`bash .ci/run &`, `nohup ... &`)
+# with SIGINT ignored, and every process they start inherits that: the tests that press Ctrl-C
+# on a cpkit run then waited a minute for a run that never saw it.  A handler here (not SIG_IGN)
+# is reset to the default in the processes the tests start, as it is under a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ def add_options(p: argparse.ArgumentParser, edge_matching: bool = False) -> None
         "the sequential run's, and so do statistics and the order of solutions" +
         (" (except the cp engine's, whose nodes differ by a few percent)" if edge_matching
          else "") + ".  A progress line is drawn on standard error when it is a terminal "
-        "(not with --json).")
+        "(not with --json); --progress S writes it as a new line every S seconds instead.")
     g.add_argument("--workers", type=positive_int, metavar="N", default=None,
                    help="worker processes on this machine (default: all cores, but small "
                         "searches and --limit runs stay in one process; 1: the plain "
@@ -37,6 +37,10 @@ def add_options(p: argparse.ArgumentParser, edge_matching: bool = False) -> None
                          else "") + "); a run that prints solutions needs " +
                         ("--first, " if edge_matching else "") +
                         "--limit N or --show N (it keeps those in FILE)")
+    g.add_argument("--progress", type=positive_float, metavar="S", default=None,
+                   help="write the progress as a new line on standard error every S seconds, "
+                        "also when it is not a terminal or with --json (a log file, a batch "
+                        "job); a split run's line starts with the time elapsed")
     g.add_argument("--checkpoint-every", type=positive_float, metavar="S", default=60.0,
                    help="seconds between checkpoints")
     g.add_argument("--resume", metavar="FILE",
@@ -78,7 +82,15 @@ def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
     return run(model, workers=args.workers, scheduler=args.scheduler, max_stored=max_stored,
                checkpoint=args.checkpoint, resume=args.resume,
                checkpoint_every=args.checkpoint_every, subproblems=args.subproblems,
-               progress=sys.stderr.isatty() and not args.json, source=source, **options)
+               progress=progress_mode(args), source=source, **options)
+
+
+def progress_mode(args) -> bool | float:
+    """``--progress S``: a line every S seconds; else the line rewritten in place on a terminal,
+    where it cannot mix with the JSON line."""
+    if args.progress is not None:
+        return args.progress
+    return sys.stderr.isatty() and not args.json
 
 
 #: Below this many nodes per probe the exhaustive parts are too small to time the engine by.
@@ -99,6 +111,7 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
                  "--show": getattr(args, "show", None) is not None,
                  "--render": getattr(args, "render", None), "--checkpoint": args.checkpoint,
                  "--resume": args.resume, "--scheduler": args.scheduler,
+                 "--progress": args.progress is not None,
                  "--subproblems": args.subproblems is not None}
     used = [flag for flag, given in searching.items() if given]
     if used:

@@ -164,10 +164,11 @@ def run(args) -> int:
                        branching=args.branching or DEFAULT_BRANCHING,
                        shave=shave)
     single = args.engine in ("cpsat", "alldiff")
-    if single and (args.monte_carlo or args.workers not in (None, 1)):
+    if single and (args.monte_carlo or args.workers not in (None, 1)
+                   or args.progress is not None):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "
-                         f"--monte-carlo, --checkpoint and --scheduler apply to cp, "
-                         f"backtrack and edges")
+                         f"--monte-carlo, --checkpoint, --scheduler and --progress apply to "
+                         f"cp, backtrack and edges")
     if args.monte_carlo:
         return long_runs.monte_carlo(puzzle, args, options, None)
     if single and not (args.scheduler or args.checkpoint or args.resume):

@@ -1,6 +1,8 @@
 """The progress line of a long run, on standard error when it is a terminal.
 
-One line rewritten in place.  A split run's (``Progress``): a bar of subproblems done / total,
+One line rewritten in place; or, for a log file or a batch job's output (``cpkit match
+--progress S``), the same figures as a new line every S seconds, a split run's with the time
+elapsed in front.  A split run's (``Progress``): a bar of subproblems done / total,
 solutions so far, nodes per second, and the time left.  A run in one process (``SearchLine``, the
 numba engines: ``--first`` and ``--limit N`` runs stay there) shows the elapsed time, nodes, nodes
 per second, solutions and the deepest node so far (cells filled, pieces or options placed), since it
@@ -46,19 +48,23 @@ def duration(seconds: float) -> str:
 
 
 class _Line:
-    """One line on ``stream`` rewritten in place, at most every REFRESH_SECONDS."""
+    """One line on ``stream`` rewritten in place, at most every REFRESH_SECONDS; or, when
+    ``enabled`` is a number of seconds rather than True, a new line that often (a file cannot
+    rewrite a line, and a line every quarter second would flood it)."""
 
-    def __init__(self, enabled: bool, stream: TextIO | None):
+    def __init__(self, enabled: bool | float, stream: TextIO | None):
         self.stream = stream or sys.stderr
-        self.enabled = enabled
+        self.enabled = bool(enabled)
+        self.log_every = None if isinstance(enabled, bool) else float(enabled)
+        self.every = REFRESH_SECONDS if self.log_every is None else self.log_every
         self.start = time.perf_counter()
-        self._last = 0.0
+        self._last = 0.0 if self.log_every is None else self.start
         self._shown = False
 
     def waiting(self) -> bool:
-        """Whether an update now would draw nothing (disabled, or drawn less than
-        REFRESH_SECONDS ago): a caller can skip gathering its figures."""
-        return not self.enabled or time.perf_counter() - self._last < REFRESH_SECONDS
+        """Whether an update now would draw nothing (disabled, or drawn less than ``every``
+        seconds ago): a caller can skip gathering its figures."""
+        return not self.enabled or time.perf_counter() - self._last < self.every
 
     def _due(self, force: bool) -> bool:
         if not self.enabled or (not force and self.waiting()):
@@ -67,6 +73,10 @@ class _Line:
         return True
 
     def _draw(self, line: str) -> None:
+        if self.log_every is not None:
+            self.stream.write(line + "\n")
+            self.stream.flush()
+            return
         width = shutil.get_terminal_size((100, 20)).columns - 1
         self.stream.write("\r" + line[:width].ljust(width))
         self.stream.flush()
@@ -111,7 +121,8 @@ class Progress(_Line):
         searched = max(0, nodes + running_nodes - earlier_nodes)
         rate = searched / elapsed if elapsed > 0 else 0.0
         board = f"  deepest {deepest}/{self.n_cells}" if self.n_cells else ""
-        self._draw(f"[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
+        when = "" if self.log_every is None else f"{duration(elapsed)}  "
+        self._draw(f"{when}[{self._bar(len(done))}] {len(done):,}/{self.total:,} subproblems  "
                    f"{count_phrase(solutions)}  {rate / 1e6:.2f} M nodes/s{board}  "
                    f"left ~{duration(self.time_left(done, nodes, rate))}")
 
@@ -158,6 +169,8 @@ class SearchLine(_Line):
         if self.started is None:
             self.started = time.perf_counter()
             self.nodes_before = figures["nodes"]
+            if self.log_every is not None:
+                self._last = self.started       # the first line after S seconds of search
             return
         if not self._due(force):
             return

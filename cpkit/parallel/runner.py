@@ -10,6 +10,7 @@ counts, statistics and the order of solutions are those of the sequential run.
 
 from __future__ import annotations
 
+import math
 import os
 import signal
 import threading
@@ -92,7 +93,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         scheduler: str | None = None, limit: int | None = None,
         time_limit: float | None = None, count_only: bool = False,
         on_solution: Callable[[Any], None] | None = None, checkpoint: str | None = None,
-        resume: str | None = None, checkpoint_every: float = 60.0, progress: bool = False,
+        resume: str | None = None, checkpoint_every: float = 60.0,
+        progress: bool | float = False,
         source: dict[str, Any] | None = None, subproblems: int | None = None,
         max_stored: int | None = None, **options: Any) -> Result:
     """Solve ``model`` like ``cpkit.search.solve``, split over ``workers`` processes (None: all
@@ -101,7 +103,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     ``checkpoint``: file to write finished/pending subproblems to, every ``checkpoint_every``
     seconds and when stopped; ``resume``: a checkpoint to continue (``source`` identifies the
     puzzle file, see ``checkpoint.model_identity``).  ``subproblems``: how many to aim for
-    (default: from a tree-size estimate).  ``progress``: draw the progress line on stderr.
+    (default: from a tree-size estimate).  ``progress``: True draws the progress line on
+    stderr, rewritten in place; a number of seconds writes it as a new line that often.
     ``max_stored``: keep only the first solutions (the sequential order's), as many as that, in
     ``Result.solutions`` and for ``on_solution`` (a split run holds a subproblem's solutions
     until it and every subproblem before it have finished, to give them in that order;
@@ -122,6 +125,13 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         raise InputError(f"--workers {n_workers}: at most {MAX_WORKERS_PER_CORE * cores} worker "
                          f"processes on this machine ({cores} cores); each loads the engines "
                          f"(about 150 MB)")
+    if not isinstance(progress, bool) and not (
+            isinstance(progress, (int, float)) and 0 < progress < math.inf):
+        raise InputError(f"progress must be True, False or a positive number of seconds, "
+                         f"got {progress!r}")
+    if not isinstance(progress, bool) and (family, name) not in SEARCH_LINE_ENGINES:
+        raise EngineUnavailable(f"the {name} engine reports no progress while it searches; "
+                                f"--progress applies to cpkit's own engines")
     durable = checkpoint is not None or resume is not None
     prepare = splitter(family, name)
     if max_stored is not None and (isinstance(max_stored, bool) or not isinstance(
@@ -131,7 +141,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     def in_sequence() -> Result:
         """The search in this process (with its own progress line where the engine reports
         one); with ``max_stored``, the first solutions only."""
-        line = search_line(model, family, progress and (family, name) in SEARCH_LINE_ENGINES)
+        line = search_line(model, family,
+                           progress if (family, name) in SEARCH_LINE_ENGINES else False)
         reporting = {"on_progress": line.update} if line.enabled else {}
 
         def on_cleared_line(solution: Any) -> None:
@@ -202,7 +213,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
                            progress, source, subproblems, max_stored).run(signals)
 
 
-def search_line(model: Any, family: str, enabled: bool) -> SearchLine:
+def search_line(model: Any, family: str, enabled: bool | float) -> SearchLine:
     """The progress line of a run in one process: the deepest node in cells filled (edge
     matching), pieces placed (tiling) or options chosen (exact cover, whose depth has no
     fixed size)."""

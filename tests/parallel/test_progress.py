@@ -6,6 +6,8 @@ import io
 import math
 import time
 
+import pytest
+
 from cpkit.parallel.progress import Progress, SearchLine
 
 
@@ -226,3 +228,58 @@ def test_durations_read_at_a_glance():
     assert [duration(x) for x in (41, 185, 5 * 3600 + 7 * 60, 3 * 86400 + 4 * 3600,
                                   7_672_868 * 3600, 5e32, float("inf"))] == \
         ["41s", "3m05s", "5h07m", "3d04h", "875 years", "1.6e+25 years", "?"]
+
+
+def test_a_log_line_is_a_new_line_every_so_many_seconds_with_the_time_elapsed():
+    """``--progress S`` (a log file, a batch job): no carriage returns or padding to rewrite a
+    line in place, and at most one line every S seconds whatever the update rate."""
+    out = io.StringIO()
+    bar = Progress(10, [1.0] * 10, enabled=0.2, stream=out)
+    bar.update({0}, 1, 10)                        # at once: not yet due
+    assert out.getvalue() == ""
+    time.sleep(0.25)
+    for _ in range(50):
+        bar.update({0, 1}, 3, 20)
+    bar.clear()
+    bar.close()
+    lines = out.getvalue().split("\n")
+    assert lines[-1] == "" and len(lines) == 2 and "\r" not in out.getvalue()
+    assert lines[0].startswith("0s  [####") and "2/10 subproblems  3 solutions" in lines[0]
+
+
+def test_a_one_process_log_line_starts_after_its_first_interval_of_search():
+    out = io.StringIO()
+    line = SearchLine(49, enabled=0.1, stream=out)
+    line.update({"nodes": 100, "solutions": 0, "deepest": 3})     # the clock starts here
+    line.update({"nodes": 200, "solutions": 0, "deepest": 4})
+    assert out.getvalue() == ""
+    time.sleep(0.15)
+    line.update({"nodes": 9_000, "solutions": 2, "deepest": 40})
+    line.close()
+    assert out.getvalue().endswith("2 solutions  deepest 40 of 49 cells\n")
+    assert out.getvalue().count("\n") == 1
+
+
+def test_a_split_run_writes_its_log_lines_to_stderr(capsys, tmp_path):
+    import cpkit
+    from tests.conftest import TILING
+
+    # The checkpoint keeps the small search split (it would run in one process).
+    result = cpkit.solve(str(TILING / "somacube.txt"), unique="rotation", count_only=True,
+                         workers=1, subproblems=40, progress=1e-9,
+                         checkpoint=str(tmp_path / "soma.ck"))
+    assert result.complete and result.count == 480
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) > 1 and all("M nodes/s  left ~" in line for line in err)
+    done = [int(line.split("] ")[1].split("/")[0]) for line in err]
+    assert done == sorted(done) and done[0] < done[-1]
+
+
+@pytest.mark.parametrize("progress", [0, -1.5, float("inf"), "5"])
+def test_progress_is_true_false_or_a_positive_number_of_seconds(progress):
+    import cpkit
+    from cpkit.errors import InputError
+    from tests.conftest import TILING
+
+    with pytest.raises(InputError, match="progress must be True, False or a positive number"):
+        cpkit.solve(str(TILING / "somacube.txt"), workers=1, progress=progress)
