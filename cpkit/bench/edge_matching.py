@@ -24,6 +24,7 @@ from .tiling import ROOT, c_reference, cold_jit_seconds
 BENOIST = Path(os.environ.get("CPKIT_EM_BENCHMARKS",
                               ROOT.parent / "shared" / "em-benchmarks" / "benoist"))
 
+
 def search_seconds(default: float) -> float:
     """Each search's time limit in an edge-matching suite: ``CPKIT_BENCH_EM_SECONDS`` if set, else
     the suite's ``default``.  Checked here, before the suite starts, so that a mistyped value ends

@@ -18,8 +18,9 @@ def add_parser(sub) -> None:
                     "checkout).  Ctrl-C or SIGTERM ends the whole suite and writes nothing.",
         epilog="Environment: CPKIT_BENCH_EM_SECONDS sets each search's time limit in the "
                "suites em, em-alldiff, em-paper, em-generated, em-speed (default 60 s) and "
-               "em-rate (20 s), less with --quick; CPKIT_EM_BENCHMARKS is the folder of the paper's instances (default "
-               "../shared/em-benchmarks/benoist beside the checkout).",
+               "em-rate (20 s), less with --quick; CPKIT_EM_BENCHMARKS is the folder of the "
+               "paper's instances (default ../shared/em-benchmarks/benoist beside the "
+               "checkout).",
         formatter_class=HelpFormatter)
     p.add_argument("suite", choices=sorted(SUITES), help="suite to run")
     p.add_argument("--json", metavar="FILE", default=None,
