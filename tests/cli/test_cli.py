@@ -201,11 +201,14 @@ def test_sigint_reports_partial_results(tmp_path, sig):
     """Ctrl-C or SIGTERM during a long count prints the JSON summary of what was found, exit
     status 130 (a SIGTERM used to end the process at once, with nothing printed)."""
     # About 7 s in one process without filters (the filtered run over two workers takes 4 s,
-    # which a warm cache and a quiet machine can finish before the signal).
+    # which a warm cache and a quiet machine can finish before the signal).  The signal goes a
+    # second after the first progress line: sent 3 s after the start, it once came while a
+    # loaded machine was still loading the kernels, before the search had a summary to give.
     summary = interrupted_summary("tile", str(TILING / "pentominoes_10x6.txt"), "--unique",
                                   "raw", "--engine", "dlx", "--no-volume-filter",
                                   "--no-parity-filter", "--workers", "1", "--count-only",
-                                  "--json", after=3.0, sig=sig)
+                                  "--json", "--progress", "0.5", searching=" M nodes/s",
+                                  after=1.0, sig=sig)
     assert 0 <= summary["solutions"] < 9356
 
 
