@@ -166,23 +166,21 @@ def test_two_workers_equal_sequential(em_instance, engine):
 
 
 def test_checkpoint_resumes_to_the_same_count_and_nodes(tmp_path):
-    """A time limit stops the first run part-way (its checkpoint keeps the finished
-    subproblems); resuming finishes with the sequential figures."""
+    """A limit of one solution stops the first run part-way (its checkpoint keeps the finished
+    subproblems and the state of the one that found it); resuming finishes with the sequential
+    figures.  A solution limit rather than a time limit: a run stopped during its split writes
+    no checkpoint, and on a loaded machine the split outlasted a 0.05 s limit."""
     path = EDGE_MATCHING / "gen_6_b4i5_s3.txt"
     ck = tmp_path / "em.ck"
     options = dict(engine="backtrack", count_only=True, workers=1, subproblems=200)
-    # First, as it loads the kernels, which would otherwise count in the 0.05 s below (a run
-    # stopped in its split writes no checkpoint; on a heavily loaded machine the split alone
-    # can still outlast the limit: see issue 5's notes).
     sequential = solve(cpkit.load(path), engine="backtrack", count_only=True)
-    first = cpkit.solve(str(path), checkpoint=str(ck), time_limit=0.05, **options)
+    first = cpkit.solve(str(path), checkpoint=str(ck), limit=1, **options)
+    assert first.stop_reason == "limit" and json.loads(ck.read_text())["pending"]
     again = cpkit.solve(str(path), checkpoint=str(ck), resume=str(ck), **options)
     assert again.complete and again.count == sequential.count == 16
     assert again.stats.nodes == sequential.stats.nodes
-    assert first.count <= again.count
     with pytest.raises(InputError, match="other options"):
         cpkit.solve(str(path), resume=str(ck), **dict(options, engine="cp"))
-
 
 
 def test_a_resumed_run_without_checkpoint_reads_the_file_and_never_writes_it(tmp_path):
@@ -191,8 +189,7 @@ def test_a_resumed_run_without_checkpoint_reads_the_file_and_never_writes_it(tmp
     path = EDGE_MATCHING / "gen_6_b4i5_s3.txt"
     ck = tmp_path / "em.ck"
     options = dict(engine="backtrack", count_only=True, workers=1, subproblems=200)
-    assert solve(cpkit.load(path), engine="backtrack", count_only=True).count == 16  # kernels
-    cpkit.solve(str(path), checkpoint=str(ck), time_limit=0.05, **options)
+    cpkit.solve(str(path), checkpoint=str(ck), limit=1, **options)     # stops part-way
     before = ck.read_bytes()
     assert json.loads(before)["pending"]
     again = cpkit.solve(str(path), resume=str(ck), checkpoint_every=0.001, **options)
@@ -360,9 +357,11 @@ def test_a_dask_run_stopped_early_ends_at_once_however_many_subproblems_it_has()
             distributed.Client(cluster) as client:
         cpkit.solve(endless, engine="backtrack", first=True, client=client, time_limit=0.1)
         started = time.perf_counter()
+        # A fixed number (2,801 at depth 4, split in 0.15 s): the planned one comes from a
+        # timed estimate, smaller on a busy machine, and the next depth (32,414) takes 2 s.
         run = cpkit.solve(endless, engine="backtrack", first=True, client=client,
-                          time_limit=1.0)
+                          time_limit=1.0, subproblems=2_000)
         took = time.perf_counter() - started
     assert not run.complete and run.stop_reason == "time_limit"
-    assert run.stats.extra["subproblems"] > 5_000
+    assert run.stats.extra["subproblems"] >= 2_000
     assert took < 6.0, took
