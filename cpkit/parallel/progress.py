@@ -56,7 +56,6 @@ class _Line:
         self.stream = stream or sys.stderr
         self.enabled = bool(enabled)
         self.log_every = None if isinstance(enabled, bool) else float(enabled)
-        self.every = REFRESH_SECONDS if self.log_every is None else self.log_every
         self.start = time.perf_counter()
         self._last = 0.0 if self.log_every is None else self.start
         self._shown = False
@@ -64,7 +63,8 @@ class _Line:
     def waiting(self) -> bool:
         """Whether an update now would draw nothing (disabled, or drawn less than ``every``
         seconds ago): a caller can skip gathering its figures."""
-        return not self.enabled or time.perf_counter() - self._last < self.every
+        every = REFRESH_SECONDS if self.log_every is None else self.log_every
+        return not self.enabled or time.perf_counter() - self._last < every
 
     def _due(self, force: bool) -> bool:
         if not self.enabled or (not force and self.waiting()):
