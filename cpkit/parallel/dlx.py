@@ -37,9 +37,32 @@ def worker_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{threading.get_ident()}"
 
 
+class SubproblemSink:
+    """The solution callback of one subproblem's search (DLX's rows or the hybrid's images):
+    counts the solutions ``accept`` lets through, keeps the first ``max_stored`` of them if
+    ``store``, and ends the search (``StopSearch``) once ``limit`` are counted."""
+
+    def __init__(self, accept: Callable[[np.ndarray], bool], *, store: bool,
+                 limit: int | None, max_stored: int | None):
+        self.accept = accept
+        self.store = store
+        self.limit = limit
+        self.max_stored = max_stored
+        self.counted = 0
+        self.solutions: list[list[int]] = []
+
+    def __call__(self, ids: np.ndarray) -> None:
+        if not self.accept(ids):
+            return
+        self.counted += 1
+        if self.store and (self.max_stored is None or len(self.solutions) < self.max_stored):
+            self.solutions.append([int(i) for i in ids])
+        if self.limit is not None and self.counted >= self.limit:
+            raise StopSearch
+
+
 class DlxTree:
     """A prepared DLX search, split into subtrees (see ``protocol.Splittable``)."""
-
 
     def __init__(self, prepared: dlx.Prepared, *, accept: Callable[[np.ndarray], bool] | None,
                  decode: Callable[[list[int]], Any],
@@ -114,30 +137,21 @@ class DlxTree:
               time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
               max_stored: int | None = None,
               on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
-        counted = 0
-        solutions: list[list[int]] = []
-
-        def on_rows(rows: np.ndarray) -> None:
-            nonlocal counted
-            if not self.accept(rows):
-                return
-            counted += 1
-            if store and (max_stored is None or len(solutions) < max_stored):
-                solutions.append([int(r) for r in rows])
-            if limit is not None and counted >= limit:
-                raise StopSearch
-
+        sink = SubproblemSink(self.accept, store=store, limit=limit, max_stored=max_stored)
         cpu = time.thread_time()
         rows_needed = store or not self.accept_all
-        search = self._fresh(on_rows, rows_needed)
+        search = self._fresh(sink, rows_needed)
         self._descend(search, path)
+
+        def count() -> int:
+            return sink.counted if rows_needed else search.solutions
+
         report = None if on_progress is None else lambda: on_progress(
-            {"nodes": search.nodes, "solutions": counted if rows_needed else search.solutions,
-             "deepest": search.deepest})
+            {"nodes": search.nodes, "solutions": count(), "deepest": search.deepest})
         outcome = drive(search.step, limit=None if rows_needed else limit,
                         time_limit=time_limit, cancel=cancel, on_progress=report)
-        count = counted if rows_needed else search.solutions
-        return self._part(search, count, outcome.complete, outcome.seconds, solutions, cpu)
+        return self._part(search, count(), outcome.complete, outcome.seconds, sink.solutions,
+                          cpu)
 
     def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
         counted = 0

@@ -31,8 +31,8 @@ from ..errors import InputError
 from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from ..search import hybrid, tiling
-from ..search.driver import StopSearch, drive
-from .dlx import worker_id
+from ..search.driver import drive
+from .dlx import SubproblemSink, worker_id
 from .protocol import Frontier, Part, Path, Probe
 
 #: The FILA engine alone is the hybrid with the switch at the root.
@@ -119,26 +119,14 @@ class HybridTree:
               time_limit: float | None = None, cancel: Callable[[], bool] | None = None,
               max_stored: int | None = None,
               on_progress: Callable[[dict[str, int]], None] | None = None) -> Part:
-        counted = 0
-        solutions: list[list[int]] = []
-
-        def sink(ids: np.ndarray) -> None:
-            nonlocal counted
-            if not self.accept(ids):
-                return
-            counted += 1
-            if store and (max_stored is None or len(solutions) < max_stored):
-                solutions.append([int(i) for i in ids])
-            if limit is not None and counted >= limit:
-                raise StopSearch
-
+        sink = SubproblemSink(self.accept, store=store, limit=limit, max_stored=max_stored)
         cpu = time.thread_time()
         search = self._at(path, sink)
         report = None if on_progress is None else lambda: on_progress(
-            {"nodes": search.nodes, "solutions": counted, "deepest": search.deepest})
+            {"nodes": search.nodes, "solutions": sink.counted, "deepest": search.deepest})
         outcome = drive(search.step, limit=None, time_limit=time_limit, cancel=cancel,
                         on_progress=report)
-        return self._part(counted, outcome.complete, outcome.seconds, solutions, cpu)
+        return self._part(sink.counted, outcome.complete, outcome.seconds, sink.solutions, cpu)
 
     def _children(self, path: Path) -> tuple[int, list[int], list[np.ndarray]]:
         """The fits made at the node ``path`` (its branching degree), the images of its
