@@ -27,7 +27,7 @@
 static int W, H, K, C, n_cells, n_tiles;
 static int tiles[MAX_CELLS][4];
 static int n_ori, ori_tile[4 * MAX_CELLS], ori_col[4 * MAX_CELLS][4];
-static int *list_start, *list_ori;
+static int *list_start, *list_ori, *list_tile;
 static int west_of[MAX_CELLS], south_of[MAX_CELLS], frame_of[MAX_CELLS], forced[MAX_CELLS];
 static unsigned char used[MAX_CELLS];
 
@@ -90,6 +90,10 @@ int main(int argc, char **argv) {
     int *fill = malloc(sizeof(int) * (n_keys + 1));
     memcpy(fill, list_start, sizeof(int) * (n_keys + 1));
     for (int o = 0; o < n_ori; o++) list_ori[fill[key_of[o]]++] = o;
+    /* The tile of each listed orientation beside it: the scan for an unused one reads one
+       array (as cpkit's kernel does). */
+    list_tile = malloc(sizeof(int) * (n_ori + 1));
+    for (int p = 0; p < n_ori; p++) list_tile[p] = ori_tile[list_ori[p]];
 
     /* Depth d is cell (x, y) = (d / H, d % H). */
     for (int d = 0; d < n_cells; d++) {
@@ -140,14 +144,15 @@ try:
             if (p >= e) goto leave;
             ptr[depth] = p + 1;
         } else {
-            o = -1;
+            int t = -1;
             while (p < e) {
-                int cand = list_ori[p++];
-                if (!used[ori_tile[cand]]) { o = cand; break; }
+                int c = list_tile[p++];
+                if (!used[c]) { t = c; break; }
             }
             ptr[depth] = p;
-            if (o < 0) goto leave;
-            used[ori_tile[o]] = 1;
+            if (t < 0) goto leave;
+            o = list_ori[p - 1];
+            used[t] = 1;
             nodes++;
             if (limit > 0 && (nodes & 0xFFFFF) == 0) {
                 clock_gettime(CLOCK_MONOTONIC, &t1);

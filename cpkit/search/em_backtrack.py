@@ -33,8 +33,8 @@ class BacktrackSearch(BufferedSearch):
         fixed_cells, fixed_oris = (a.hint_cell, a.hint_ori) if placements is None \
             else placements
         self.a = a
-        self.list_start, self.list_ori = K.candidate_lists(a.width, a.height, a.n_values,
-                                                           a.ori_col)
+        self.list_start, self.list_ori, self.list_tile = K.candidate_lists(
+            a.width, a.height, a.n_values, a.ori_col, a.ori_tile)
         n = a.n_cells
         self.cell_of_depth = a.scan_order
         depth_of = np.empty(n, dtype=np.int32)
@@ -95,8 +95,8 @@ class BacktrackSearch(BufferedSearch):
         self.state[K.ST_NBUF] = 0
         a = self.a
         status = K.search(a.n_cells, a.n_values, self.dep, self.list_start, self.list_ori,
-                          self.ori, self.used, self.state, self.counters, self.sol_buf,
-                          self.deep_buf, self.store, max_in_buf, node_budget)
+                          self.list_tile, self.ori, self.used, self.state, self.counters,
+                          self.sol_buf, self.deep_buf, self.store, max_in_buf, node_budget)
         return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
 
     def _cell_order(self, buffered: np.ndarray) -> np.ndarray:
