@@ -18,6 +18,8 @@ FULL: dict = {}
 VARIANTS: list[tuple[str, dict, str]] = [
     ("backjumping off", dict(backjump=False), "+50% nodes, +30% time"),
     ("preemption off", dict(preemption=False), "+24% nodes, time about equal"),
+    ("instantiation rule off", dict(instantiation=False), ""),
+    ("contradiction rule off", dict(contradiction=False), ""),
     ("remaining-tile rules off (shared edges, cycles)", dict(shared_edge=False, cycles=False),
      "+2% nodes and time"),
     ("shared-edge bound off", dict(shared_edge=False), ""),
