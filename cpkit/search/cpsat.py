@@ -8,6 +8,7 @@ effort is visible, not to rank engines).
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable
 
@@ -17,9 +18,11 @@ from ..models.cpsat import exact_cover_model
 from ..models.exact_cover import ExactCover
 from ..models.tiling import Puzzle
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result, Stats
-from .driver import StopSearch
+from .driver import InterruptFlag, StopSearch
 
 ENGINE = "cpsat"
+#: How often the waiting thread looks for a Ctrl-C while CP-SAT searches.
+WATCH_SECONDS = 0.05
 
 
 def _enumerate(model, decode: Callable | None, emit: Callable, *, limit: int | None,
@@ -52,21 +55,56 @@ def _enumerate(model, decode: Callable | None, emit: Callable, *, limit: int | N
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False      # InterruptFlag stops it, as any engine
     if time_limit is not None:
         solver.parameters.max_time_in_seconds = max(1e-3, float(time_limit))
     collector = Collector()
     start = time.perf_counter()
-    status = solver.solve(model, collector)
+    with InterruptFlag() as interrupt:
+        status = _solve_watched(solver, model, collector, interrupt)
     seconds = time.perf_counter() - start
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         reason = COMPLETE
     elif collector.hit_limit:
         reason = LIMIT
-    elif time_limit is not None and seconds >= 0.95 * time_limit:
+    elif interrupt.raised:
+        reason = INTERRUPTED
+    elif time_limit is not None:
+        # CP-SAT also gives up before the deadline when it predicts that its next check would
+        # pass it (a long presolve step: "Stopped after presolve"); its budget ended all the same.
         reason = TIME_LIMIT
     else:
-        reason = INTERRUPTED
+        raise RuntimeError(f"CP-SAT stopped with status {solver.status_name(status)}")
     return collector.count, reason, seconds, int(solver.num_branches)
+
+
+def _solve_watched(solver, model, collector, interrupt: InterruptFlag) -> int:
+    """``solver.solve`` on a helper thread (CP-SAT releases the GIL), while this thread, which
+    receives the signals, stops it on the first Ctrl-C or SIGTERM: CP-SAT's own SIGINT handler
+    would leave SIGTERM waiting for the search to end and could not tell a signal from a time
+    limit.  A second signal raises KeyboardInterrupt here, after the search is stopped."""
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            outcome["status"] = solver.solve(model, collector)
+        except BaseException as exc:                      # re-raised on the caller's thread
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="cpkit-cpsat", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(WATCH_SECONDS)
+            if interrupt.raised:
+                solver.stop_search()
+    finally:
+        if worker.is_alive():
+            solver.stop_search()
+            worker.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["status"]
 
 
 def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float | None,
@@ -150,8 +188,6 @@ def solve_edge_matching(puzzle, *, roots, limit: int | None = None,
         count += found
         branches += more
         if reason != COMPLETE:
-            if reason == INTERRUPTED and time_limit is not None and seconds >= 0.95 * time_limit:
-                reason = TIME_LIMIT          # the time left for this root was the budget's end
             break
     return Result("edge_matching", ENGINE, "raw", count, reason == COMPLETE, reason, seconds,
                   0.0, solutions, Stats(nodes=branches), {}, puzzle.name)

@@ -72,3 +72,37 @@ def test_cpsat_refuses_an_edge_matching_model_too_large_for_it():
     puzzle = generate(32, border_colours=5, inner_colours=10, seed=1)
     with pytest.raises(InputError, match=r"3,235,516 table rows \(at most 1,048,576"):
         solve(puzzle, engine="cpsat", first=True, time_limit=5)
+
+
+# ---------------------------------------------------------------------------- stopping
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_signal_stops_cpsat_at_once_and_reports_what_it_found(tiling_instance, sig):
+    """cpkit, not CP-SAT, handles the signal: CP-SAT's own SIGINT handler left a SIGTERM
+    waiting (in Python) until the whole enumeration was over.  The signal is sent from the first
+    solution's callback, on CP-SAT's thread, so it comes while CP-SAT is searching."""
+    import os
+    import signal
+
+    if sig == "SIGTERM":        # the CLI's setting: SIGTERM stops a run as Ctrl-C does
+        previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
+    sent = []
+
+    def on_images(images):
+        if not sent:
+            sent.append(True)
+            os.kill(os.getpid(), getattr(signal, sig))
+
+    try:
+        result = cpsat.solve_tiling(tiling_instance("pentominoes_10x6.txt"), on_images=on_images)
+    finally:
+        if sig == "SIGTERM":
+            signal.signal(signal.SIGTERM, previous)
+    assert result.stop_reason == "interrupted" and not result.complete
+    assert 1 <= result.count < 9356
+
+
+def test_a_time_limit_ends_cpsat_as_a_time_limit(tiling_instance):
+    result = cpsat.solve_tiling(tiling_instance("pentominoes_10x6.txt"), count_only=True,
+                                time_limit=1.0)
+    assert result.stop_reason == "time_limit" and not result.complete
+    assert result.count < 9356
