@@ -94,10 +94,8 @@ def _solve_watched(solver, model, collector, interrupt: InterruptFlag) -> int:
     worker = threading.Thread(target=run, name="cpkit-cpsat", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
+        while worker.is_alive() and not interrupt.raised:
             worker.join(WATCH_SECONDS)
-            if interrupt.raised:
-                solver.stop_search()
     finally:
         if worker.is_alive():
             solver.stop_search()
