@@ -40,7 +40,8 @@ def add_options(p: argparse.ArgumentParser, edge_matching: bool = False) -> None
     g.add_argument("--progress", type=positive_float, metavar="S", default=None,
                    help="write the progress as a new line on standard error every S seconds, "
                         "also when it is not a terminal or with --json (a log file, a batch "
-                        "job); a split run's line starts with the time elapsed")
+                        "job); a split run's line starts with the time elapsed; a cpsat "
+                        "run's shows its solutions and CP-SAT's branch count")
     g.add_argument("--checkpoint-every", type=positive_float, metavar="S", default=60.0,
                    help="seconds between checkpoints")
     g.add_argument("--resume", metavar="FILE",

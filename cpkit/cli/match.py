@@ -164,14 +164,16 @@ def run(args) -> int:
                        branching=args.branching or DEFAULT_BRANCHING,
                        shave=shave)
     single = args.engine in ("cpsat", "alldiff")
-    if single and (args.monte_carlo or args.workers not in (None, 1)
-                   or args.progress is not None):
+    if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "
-                         f"--monte-carlo, --checkpoint, --scheduler and --progress apply to "
-                         f"cp, backtrack and edges")
+                         f"--monte-carlo, --checkpoint and --scheduler apply to cp, backtrack "
+                         f"and edges")
+    if args.engine == "alldiff" and args.progress is not None:
+        raise InputError("the alldiff engine reports no progress while it searches; --progress "
+                         "applies to the other engines")
     if args.monte_carlo:
         return long_runs.monte_carlo(puzzle, args, options, None)
-    if single and not (args.scheduler or args.checkpoint or args.resume):
+    if args.engine == "alldiff" and not (args.scheduler or args.checkpoint or args.resume):
         result = solve(puzzle, **options)
     else:
         result = long_runs.solve(puzzle, args, options, args.puzzle, 0,

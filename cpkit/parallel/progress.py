@@ -6,10 +6,12 @@ elapsed in front.  A split run's (``Progress``): a bar of subproblems done / tot
 solutions so far, nodes per second, and the time left.  A run in one process (``SearchLine``, the
 numba engines: ``--first`` and ``--limit N`` runs stay there) shows the elapsed time, nodes, nodes
 per second, solutions and the deepest node so far (cells filled, pieces or options placed), since it
-has no subproblems to estimate a time left from.  The time left is the pending subproblems' nodes
-at the node rate measured so far (``Progress.time_left`` says how they are estimated).  Written by
-hand rather than with a progress-bar library: the line's fields are ours, and a library's time left
-(from the rate of finished items alone) would mislead on subproblems of very different sizes.
+has no subproblems to estimate a time left from.  A CP-SAT run's (``SolverLine``) shows the elapsed
+time, solutions and CP-SAT's branch count, the only figures CP-SAT gives while it searches.  The
+time left is the pending subproblems' nodes at the node rate measured so far (``Progress.time_left``
+says how they are estimated).  Written by hand rather than with a progress-bar library: the line's
+fields are ours, and a library's time left (from the rate of finished items alone) would mislead on
+subproblems of very different sizes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import math
 import shutil
 import sys
+import threading
 import time
 from typing import TextIO
 
@@ -50,7 +53,9 @@ def duration(seconds: float) -> str:
 class _Line:
     """One line on ``stream`` rewritten in place, at most every REFRESH_SECONDS; or, when
     ``enabled`` is a number of seconds rather than True, a new line that often (a file cannot
-    rewrite a line, and a line every quarter second would flood it)."""
+    rewrite a line, and a line every quarter second would flood it).  ``lock`` keeps a drawing
+    from cutting into what another thread prints (CP-SAT hands its solutions over on its own
+    thread while the calling thread draws the line)."""
 
     def __init__(self, enabled: bool | float, stream: TextIO | None):
         self.stream = stream or sys.stderr
@@ -59,6 +64,7 @@ class _Line:
         self.start = time.perf_counter()
         self._last = 0.0 if self.log_every is None else self.start
         self._shown = False
+        self.lock = threading.RLock()
 
     def waiting(self) -> bool:
         """Whether an update now would draw nothing (disabled, or drawn less than ``every``
@@ -73,29 +79,32 @@ class _Line:
         return True
 
     def _draw(self, line: str) -> None:
-        if self.log_every is not None:
-            self.stream.write(line + "\n")
+        with self.lock:
+            if self.log_every is not None:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+                return
+            width = shutil.get_terminal_size((100, 20)).columns - 1
+            self.stream.write("\r" + line[:width].ljust(width))
             self.stream.flush()
-            return
-        width = shutil.get_terminal_size((100, 20)).columns - 1
-        self.stream.write("\r" + line[:width].ljust(width))
-        self.stream.flush()
-        self._shown = True
+            self._shown = True
 
     def clear(self) -> None:
         """Blank the line (before other output on the terminal); the next update redraws it."""
-        if self.enabled and self._shown:
-            width = shutil.get_terminal_size((100, 20)).columns - 1
-            self.stream.write("\r" + " " * width + "\r")
-            self.stream.flush()
-            self._shown = False
-            self._last = 0.0
+        with self.lock:
+            if self.enabled and self._shown:
+                width = shutil.get_terminal_size((100, 20)).columns - 1
+                self.stream.write("\r" + " " * width + "\r")
+                self.stream.flush()
+                self._shown = False
+                self._last = 0.0
 
     def close(self) -> None:
-        if self.enabled and self._shown:
-            self.stream.write("\n")
-            self.stream.flush()
-            self._shown = False
+        with self.lock:
+            if self.enabled and self._shown:
+                self.stream.write("\n")
+                self.stream.flush()
+                self._shown = False
 
 
 class Progress(_Line):
@@ -180,3 +189,29 @@ class SearchLine(_Line):
         self._draw(f"{duration(elapsed)}  {figures['nodes']:,} nodes  {rate / 1e6:.2f} M "
                    f"nodes/s  {count_phrase(figures['solutions'])}  deepest "
                    f"{figures['deepest']}{of} {self.unit}")
+
+
+class SolverLine(_Line):
+    """A CP-SAT run's line: the elapsed time, the solutions so far and CP-SAT's branch count.
+    CP-SAT gives its statistics only inside a solution callback, so the count is the one at the
+    latest solution (none before the first), which the line says; ``update`` takes
+    ``{"solutions": ..., "branches": ...}`` from ``cpkit.search.cpsat``'s waiting thread.  Its
+    clock starts at the first update, when the model is built and CP-SAT starts."""
+
+    def __init__(self, enabled: bool | float, stream: TextIO | None = None):
+        super().__init__(enabled, stream)
+        self.started: float | None = None
+
+    def update(self, figures: dict[str, int], force: bool = False) -> None:
+        if self.started is None:
+            self.started = time.perf_counter()
+            if self.log_every is not None:
+                self._last = self.started
+            return
+        if not self._due(force):
+            return
+        elapsed = time.perf_counter() - self.started
+        branches = (f"  {figures['branches']:,} branches by the latest solution"
+                    if figures["solutions"] else "")
+        self._draw(f"{duration(elapsed)}  CP-SAT  {count_phrase(figures['solutions'])}"
+                   f"{branches}")

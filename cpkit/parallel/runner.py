@@ -10,6 +10,7 @@ counts, statistics and the order of solutions are those of the sequential run.
 
 from __future__ import annotations
 
+import inspect
 import math
 import os
 import signal
@@ -22,7 +23,7 @@ from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from . import backends, plan, splitter
 from .checkpoint import Checkpoint, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
-from .progress import Progress, SearchLine
+from .progress import Progress, SearchLine, SolverLine
 from .protocol import Frontier, Part
 
 #: Seed of the progress line's size estimates, apart from those that order the subproblems.
@@ -30,10 +31,6 @@ LINE_SEED = 1_000_003
 #: Without an explicit ``workers``, trees estimated smaller than this are searched in this
 #: process: starting worker processes would cost more than it saves.
 AUTO_MIN_NODES = 500_000
-#: (family, engine) pairs whose ``solve`` takes ``on_progress``: a run of theirs in one process
-#: (e.g. ``--first`` on a hard board) draws a ``SearchLine``.
-SEARCH_LINE_ENGINES = {("edge_matching", engine) for engine in ("cp", "backtrack", "edges")} | {
-    ("tiling", engine) for engine in ("dlx", "fila", "hybrid", "auto")} | {("exact_cover", "dlx")}
 POLL_SECONDS = 0.2
 
 
@@ -115,7 +112,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
 
     family = family_of(model)
     name = AUTO.get(family, engine) if engine == "auto" else engine
-    check_options(family, name, options)
+    engine_fn = check_options(family, name, options)
     if options.pop("first", False):              # edge matching's "stop at the first"
         limit = 1 if limit is None else min(limit, 1)
     n_workers = resolve_workers(workers)
@@ -129,9 +126,12 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             isinstance(progress, (int, float)) and 0 < progress < math.inf):
         raise InputError(f"progress must be True, False or a positive number of seconds, "
                          f"got {progress!r}")
-    if not isinstance(progress, bool) and (family, name) not in SEARCH_LINE_ENGINES:
+    # An engine whose ``solve`` takes ``on_progress`` draws its own line in one process
+    # (e.g. ``--first`` on a hard board); the others (alldiff) report nothing as they search.
+    reports = "on_progress" in inspect.signature(engine_fn).parameters
+    if not isinstance(progress, bool) and not reports:
         raise EngineUnavailable(f"the {name} engine reports no progress while it searches; "
-                                f"--progress applies to cpkit's own engines")
+                                f"--progress applies to the other engines")
     durable = checkpoint is not None or resume is not None
     prepare = splitter(family, name)
     if max_stored is not None and (isinstance(max_stored, bool) or not isinstance(
@@ -141,13 +141,13 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     def in_sequence() -> Result:
         """The search in this process (with its own progress line where the engine reports
         one); with ``max_stored``, the first solutions only."""
-        line = search_line(model, family,
-                           progress if (family, name) in SEARCH_LINE_ENGINES else False)
+        line = search_line(model, family, name, progress if reports else False)
         reporting = {"on_progress": line.update} if line.enabled else {}
 
         def on_cleared_line(solution: Any) -> None:
-            line.clear()
-            on_solution(solution)
+            with line.lock:
+                line.clear()
+                on_solution(solution)
 
         emit = on_cleared_line if on_solution is not None and line.enabled else on_solution
         try:
@@ -213,10 +213,13 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
                            progress, source, subproblems, max_stored).run(signals)
 
 
-def search_line(model: Any, family: str, enabled: bool | float) -> SearchLine:
+def search_line(model: Any, family: str, engine: str,
+                enabled: bool | float) -> SearchLine | SolverLine:
     """The progress line of a run in one process: the deepest node in cells filled (edge
     matching), pieces placed (tiling) or options chosen (exact cover, whose depth has no
-    fixed size)."""
+    fixed size); CP-SAT's figures, which have no nodes or depth."""
+    if engine == "cpsat":
+        return SolverLine(enabled)
     if family == "tiling":
         return SearchLine(model.n_pieces, enabled, unit="pieces")
     if family == "exact_cover":

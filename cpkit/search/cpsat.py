@@ -25,22 +25,32 @@ ENGINE = "cpsat"
 WATCH_SECONDS = 0.05
 
 
+#: What ``on_progress`` receives: {"solutions": ..., "branches": ...} (``SolverLine``).
+Progress = Callable[[dict[str, int]], None]
+
+
 def _enumerate(model, decode: Callable | None, emit: Callable, *, limit: int | None,
-               time_limit: float | None) -> tuple[int, str, float, int]:
+               time_limit: float | None, on_progress: Progress | None = None
+               ) -> tuple[int, str, float, int]:
     """Enumerate ``model`` on one CP-SAT worker: each solution is ``decode``d from the callback
     and handed to ``emit`` (skipped when ``decode`` is None: counting only; ``emit`` may raise
-    ``StopSearch``); stops after ``limit`` solutions.  Returns (count, stop reason, seconds,
-    branches)."""
+    ``StopSearch``); stops after ``limit`` solutions.  ``on_progress`` is called from the
+    waiting thread every ``WATCH_SECONDS`` with the solutions so far and the branch count at
+    the latest (CP-SAT's statistics are readable only inside its callback).  Returns (count,
+    stop reason, seconds, branches)."""
     from ortools.sat.python import cp_model
 
     class Collector(cp_model.CpSolverSolutionCallback):
         def __init__(self) -> None:
             super().__init__()
             self.count = 0
+            self.branches = 0
             self.hit_limit = False
 
         def on_solution_callback(self) -> None:
             self.count += 1
+            if on_progress is not None:
+                self.branches = self.num_branches
             if decode is not None:
                 try:
                     emit(decode(self))
@@ -61,7 +71,9 @@ def _enumerate(model, decode: Callable | None, emit: Callable, *, limit: int | N
     collector = Collector()
     start = time.perf_counter()
     with InterruptFlag() as interrupt:
-        status = _solve_watched(solver, model, collector, interrupt)
+        report = None if on_progress is None else (lambda: on_progress(
+            {"solutions": collector.count, "branches": collector.branches}))
+        status = _solve_watched(solver, model, collector, interrupt, report)
     seconds = time.perf_counter() - start
     if status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
         reason = COMPLETE
@@ -78,11 +90,13 @@ def _enumerate(model, decode: Callable | None, emit: Callable, *, limit: int | N
     return collector.count, reason, seconds, int(solver.num_branches)
 
 
-def _solve_watched(solver, model, collector, interrupt: InterruptFlag) -> int:
+def _solve_watched(solver, model, collector, interrupt: InterruptFlag,
+                   report: Callable[[], None] | None) -> int:
     """``solver.solve`` on a helper thread (CP-SAT releases the GIL), while this thread, which
     receives the signals, stops it on the first Ctrl-C or SIGTERM: CP-SAT's own SIGINT handler
     would leave SIGTERM waiting for the search to end and could not tell a signal from a time
-    limit.  A second signal raises KeyboardInterrupt here, after the search is stopped."""
+    limit.  A second signal raises KeyboardInterrupt here, after the search is stopped.  This
+    thread also calls ``report`` while it waits (the progress line)."""
     outcome: dict[str, object] = {}
 
     def run() -> None:
@@ -95,6 +109,8 @@ def _solve_watched(solver, model, collector, interrupt: InterruptFlag) -> int:
     worker.start()
     try:
         while worker.is_alive() and not interrupt.raised:
+            if report is not None:
+                report()
             worker.join(WATCH_SECONDS)
     finally:
         if worker.is_alive():
@@ -106,7 +122,8 @@ def _solve_watched(solver, model, collector, interrupt: InterruptFlag) -> int:
 
 
 def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float | None,
-                    store: bool, on_rows: Callable[[list[int]], None] | None = None
+                    store: bool, on_rows: Callable[[list[int]], None] | None = None,
+                    on_progress: Progress | None = None
                     ) -> tuple[list[list[int]], int, str, float, int]:
     """(solutions as option lists, count, stop reason, seconds, branches).  With ``on_rows``,
     each solution goes to it as it is found instead of into the list."""
@@ -121,21 +138,23 @@ def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float |
 
     count, reason, seconds, branches = _enumerate(
         built.model, decode if store else None, on_rows or found.append, limit=limit,
-        time_limit=time_limit)
+        time_limit=time_limit, on_progress=on_progress)
     return found, count, reason, seconds, branches
 
 
 def solve_cover(cover: ExactCover, *, limit: int | None = None, time_limit: float | None = None,
-                count_only: bool = False) -> Result:
+                count_only: bool = False, on_progress: Progress | None = None) -> Result:
     found, count, reason, seconds, branches = enumerate_cover(
-        cover, limit=limit, time_limit=time_limit, store=not count_only)
+        cover, limit=limit, time_limit=time_limit, store=not count_only,
+        on_progress=on_progress)
     return Result("exact_cover", ENGINE, "raw", count, reason == COMPLETE, reason, seconds, 0.0,
                   [sorted(s) for s in found], Stats(nodes=branches), {}, cover.name)
 
 
 def solve_tiling(puzzle: Puzzle, *, limit: int | None = None, time_limit: float | None = None,
                  count_only: bool = False, keep: np.ndarray | None = None,
-                 on_images: Callable[[np.ndarray], None] | None = None) -> Result:
+                 on_images: Callable[[np.ndarray], None] | None = None,
+                 on_progress: Progress | None = None) -> Result:
     """Raw tilings of ``puzzle`` through CP-SAT (every symmetric copy counted); ``keep`` and
     ``on_images`` as for ``cpkit.search.dlx.solve_tiling``."""
     cover = puzzle.exact_cover(keep)
@@ -144,7 +163,7 @@ def solve_tiling(puzzle: Puzzle, *, limit: int | None = None, time_limit: float 
         if on_images is not None else None
     found, count, reason, seconds, branches = enumerate_cover(
         cover, limit=limit, time_limit=time_limit, store=on_images is not None or not count_only,
-        on_rows=on_rows)
+        on_rows=on_rows, on_progress=on_progress)
     tilings = [puzzle.tiling_from_images(image_ids[np.array(rows, dtype=np.int64)])
                for rows in found]
     return Result("tiling", ENGINE, "raw", count, reason == COMPLETE, reason, seconds, 0.0,
@@ -153,7 +172,8 @@ def solve_tiling(puzzle: Puzzle, *, limit: int | None = None, time_limit: float 
 
 def solve_edge_matching(puzzle, *, roots, limit: int | None = None,
                         time_limit: float | None = None, count_only: bool = False,
-                        on_solution: Callable | None = None) -> Result:
+                        on_solution: Callable | None = None,
+                        on_progress: Progress | None = None) -> Result:
     """Every solution of an edge-matching puzzle under each root (hints), enumerated by CP-SAT
     on ``cpkit.models.cpsat.edge_matching_model``; ``nodes`` is CP-SAT's branch count."""
     from ..models.cpsat import edge_matching_model
@@ -178,10 +198,15 @@ def solve_edge_matching(puzzle, *, roots, limit: int | None = None,
                 placed.append(orientation[(int(callback.value(var)), shown)])
             return sub.solution_from_orientations(placed)
 
+        def so_far(figures, count=count, branches=branches):
+            on_progress({"solutions": count + figures["solutions"],
+                         "branches": branches + figures["branches"]})
+
         found, reason, took, more = _enumerate(
             built.model, decode if not count_only or on_solution is not None else None, emit,
             limit=None if limit is None else limit - count,
-            time_limit=None if time_limit is None else time_limit - seconds)
+            time_limit=None if time_limit is None else time_limit - seconds,
+            on_progress=None if on_progress is None else so_far)
         seconds += took
         count += found
         branches += more

@@ -131,8 +131,6 @@ def test_bad_long_run_options_are_one_line_errors(tmp_path):
                            str(ck)), "other options")
     one_line_error(run_cli("tile", soma, "--count-only", "--engine", "cpsat", "--workers", "2"),
                    "cannot split")
-    one_line_error(run_cli("tile", soma, "--count-only", "--engine", "cpsat", "--progress", "1"),
-                   "reports no progress")
     one_line_error(run_cli("tile", soma, "--render", str(tmp_path / "x.gif")), ".png")
 
 

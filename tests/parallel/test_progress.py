@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from cpkit.parallel.progress import Progress, SearchLine
+from cpkit.parallel.progress import Progress, SearchLine, SolverLine
 
 
 def test_time_left_is_between_the_pending_estimates_and_the_finished_subproblems_mean():
@@ -121,6 +121,23 @@ def test_search_line_leaves_the_first_slice_out_of_its_rate():
     last = out.getvalue().rsplit("\r", 1)[-1]
     assert "deepest 34 options" in last and "24,096 nodes" in last
     assert float(last.split(" M nodes/s")[0].split()[-1]) < 0.2    # 20,000 in >= 0.2 s
+
+
+def test_solver_line_shows_solutions_and_the_branches_by_the_latest_after_its_first_update():
+    """CP-SAT gives its branch count only at a solution: the line says so, and shows none
+    before the first solution.  Its clock starts at the first update (CP-SAT started)."""
+    out = io.StringIO()
+    line = SolverLine(enabled=0.1, stream=out)
+    line.update({"solutions": 0, "branches": 0})          # the clock starts here
+    line.update({"solutions": 0, "branches": 0})
+    assert out.getvalue() == ""
+    time.sleep(0.15)
+    line.update({"solutions": 0, "branches": 0})
+    time.sleep(0.15)
+    line.update({"solutions": 3, "branches": 12_345})
+    line.close()
+    assert out.getvalue() == ("0s  CP-SAT  0 solutions\n"
+                              "0s  CP-SAT  3 solutions  12,345 branches by the latest solution\n")
 
 
 def test_search_line_silent_when_disabled():

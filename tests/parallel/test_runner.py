@@ -4,6 +4,8 @@ solution order, checkpoints through the API, and the errors users can make."""
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -396,11 +398,9 @@ def test_ctrl_c_while_preparing_reports_the_same_figures(tiling_instance, monkey
     assert result.stats.extra["subproblems_done"] == result.stats.extra["subproblems"] == 0
 
 
-@pytest.mark.parametrize("engine, drawn", [("backtrack", True), ("cpsat", False)])
-def test_a_run_in_one_process_draws_its_own_progress_line(em_instance, capsys, engine, drawn):
+def test_a_run_in_one_process_draws_its_own_progress_line(em_instance, capsys):
     """With ``progress`` a run in one process (``--workers 1``, or ``--first``) draws a line
-    of nodes and the deepest board where the engine reports them; the solutions it streams
-    are printed on a cleared line."""
+    of nodes and the deepest board; the solutions it streams are printed on a cleared line."""
     puzzle = em_instance("gen_6_b4i5_s3.txt")
     printed = []
 
@@ -408,29 +408,66 @@ def test_a_run_in_one_process_draws_its_own_progress_line(em_instance, capsys, e
         printed.append(capsys.readouterr().err)     # what stderr held when it came
         print("solution")
 
-    result = cpkit.solve(puzzle, engine=engine, workers=1, progress=True, on_solution=show)
+    result = cpkit.solve(puzzle, engine="backtrack", workers=1, progress=True,
+                         on_solution=show)
     err = capsys.readouterr().err
     assert result.complete and result.count == len(printed) > 0
-    lines = "".join(printed) + err
-    assert ("deepest 36 of 36 cells" in lines) == drawn
-    if drawn:
-        # Each solution came after the line was blanked ("\r", spaces, "\r").
-        assert all(text == "" or text.endswith("\r") for text in printed)
-        assert err.endswith("\n")
+    assert "deepest 36 of 36 cells" in "".join(printed) + err
+    # Each solution came after the line was blanked ("\r", spaces, "\r").
+    assert all(text == "" or text.endswith("\r") for text in printed)
+    assert err.endswith("\n")
 
 
-@pytest.mark.parametrize("engine, limit, drawn", [("dlx", 300, True), ("fila", 300, True),
-                                                  ("auto", 300, True), ("cpsat", 5, False)])
+CPSAT_LINE = re.compile(r"\d+s  CP-SAT  ([\d,]+) solutions?( {2}[\d,]+ branches by the latest "
+                        r"solution)?")
+
+
+def cpsat_counts(lines: list[str]) -> list[int]:
+    """The solutions shown on each CP-SAT progress line, every line checked whole."""
+    for line in lines:
+        assert CPSAT_LINE.fullmatch(line), line
+    return [int(CPSAT_LINE.fullmatch(line)[1].replace(",", "")) for line in lines]
+
+
+def test_a_cpsat_run_draws_its_line_between_the_solutions_it_streams(em_instance, capsys):
+    """CP-SAT hands its solutions over on its own thread while the calling thread draws the
+    line: no line cuts into a solution printed to the same stream, and the count never goes
+    back (gen_6_b4i5_s3: 16 solutions in about 1.5 s, a line due every 50 ms).  Each solution
+    takes longer to print than the line's interval, so without the line's lock a line would
+    land inside it."""
+    import time
+
+    puzzle = em_instance("gen_6_b4i5_s3.txt")
+
+    def show(solution) -> None:
+        sys.stderr.write("sol")
+        time.sleep(0.06)
+        sys.stderr.write("ution\n")
+
+    result = cpkit.solve(puzzle, engine="cpsat", workers=1, progress=1e-9, on_solution=show)
+    lines = capsys.readouterr().err.splitlines()
+    assert result.complete and lines.count("solution") == result.count == 16
+    counts = cpsat_counts([line for line in lines if line != "solution"])
+    assert counts and counts == sorted(counts) and counts[-1] <= 16
+
+
+@pytest.mark.parametrize("engine, limit", [("dlx", 300), ("fila", 300), ("auto", 300),
+                                           ("cpsat", 5)])
 def test_a_tiling_run_in_one_process_draws_its_own_progress_line(tiling_instance, capsys,
-                                                                engine, limit, drawn):
+                                                                engine, limit):
     """``--first`` and ``--limit N`` tiling runs stay in one process: the numba engines draw a
-    line of nodes, solutions and the deepest node in pieces (they drew none)."""
+    line of nodes, solutions and the deepest node in pieces (they drew none); CP-SAT one of
+    the solutions the front counts (not its raw ones) and its branches."""
     puzzle = tiling_instance("pentominoes_10x6.txt")
-    result = cpkit.solve(puzzle, engine=engine, workers=1, progress=True, count_only=True,
+    result = cpkit.solve(puzzle, engine=engine, workers=1, progress=1e-9, count_only=True,
                          limit=limit)
     err = capsys.readouterr().err
     assert result.count == limit and result.stop_reason == "limit"
-    assert ("deepest 12 of 12 pieces" in err) == drawn
+    if engine != "cpsat":
+        assert "deepest 12 of 12 pieces" in err
+    else:
+        counts = cpsat_counts(err.splitlines())
+        assert counts and counts == sorted(counts) and counts[-1] <= limit
 
 
 def test_an_exact_cover_run_in_one_process_draws_its_own_progress_line(tiling_instance, capsys):
