@@ -96,7 +96,8 @@ def _solve_watched(solver, model, collector, interrupt: InterruptFlag,
     receives the signals, stops it on the first Ctrl-C or SIGTERM: CP-SAT's own SIGINT handler
     would leave SIGTERM waiting for the search to end and could not tell a signal from a time
     limit.  A second signal raises KeyboardInterrupt here, after the search is stopped.  This
-    thread also calls ``report`` while it waits (the progress line)."""
+    thread also calls ``report`` while it waits (the progress line), and once when the search
+    has ended, so that the last report holds the final figures as the other engines' do."""
     outcome: dict[str, object] = {}
 
     def run() -> None:
@@ -118,6 +119,8 @@ def _solve_watched(solver, model, collector, interrupt: InterruptFlag,
             worker.join()
     if "error" in outcome:
         raise outcome["error"]
+    if report is not None:
+        report()
     return outcome["status"]
 
 

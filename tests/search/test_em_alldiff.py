@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from cpkit.errors import EngineUnavailable
 from cpkit.models.edge_matching import EdgeMatchingPuzzle
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
@@ -62,3 +63,11 @@ def test_a_hall_set_is_found_before_any_branching():
         domains[c] = {o for o in domains[c] if search.ori_tile[o] in (0, 1)}
     with pytest.raises(Failure):
         search._alldifferent(domains)
+
+
+def test_alldiff_reports_no_progress_and_says_so():
+    """The one engine without a progress line refuses ``on_progress`` by name (``--progress``
+    is refused on its account: tests/cli/test_match.py)."""
+    with pytest.raises(EngineUnavailable, match="alldiff engine takes no option 'on_progress'"):
+        solve(generate(4, border_colours=2, inner_colours=3, seed=1), engine="alldiff",
+              on_progress=print)

@@ -106,6 +106,14 @@ def test_progress_reports_end_on_the_results_figures(tiling_instance, engine):
                            "deepest": puzzle.n_pieces}
 
 
-def test_an_engine_without_progress_reports_says_so():
-    with pytest.raises(EngineUnavailable, match="cpsat engine takes no option 'on_progress'"):
-        solve(box(5, 4, 3), engine="cpsat", on_progress=print)
+def test_cpsat_progress_reports_count_the_solutions_as_the_front_does(tiling_instance):
+    """CP-SAT's reports (from the thread waiting for it) count what the front counts, not the
+    raw solutions CP-SAT finds, and the last one, after the search, holds the final count."""
+    puzzle = tiling_instance("pentominoes_20x3.txt")
+    reports: list[dict[str, int]] = []
+    result = solve(puzzle, engine="cpsat", unique="mirror", redundancy=None, count_only=True,
+                   on_progress=reports.append)
+    assert result.count == 2 and result.stats.extra["found"] == 8
+    solutions = [r["solutions"] for r in reports]
+    assert solutions == sorted(solutions) and solutions[-1] == 2
+    assert 0 < reports[-1]["branches"] <= result.stats.nodes
