@@ -69,6 +69,13 @@ def announce_compiles(enabled: bool = True) -> None:
         if enabled else None
 
 
+def nodes_phrase(result: Result) -> str:
+    """The search effort in the summary line: ``1,024 nodes``, or for CP-SAT, whose ``nodes``
+    in the JSON is its branch count (not a placement), ``1,024 CP-SAT branches``."""
+    unit = "CP-SAT branches" if result.engine == "cpsat" else "nodes"
+    return f"{result.stats.nodes:,} {unit}"
+
+
 def finish(result: Result, as_json: bool, text: str) -> int:
     """Print the summary (text or JSON) and choose the exit status."""
     if as_json:

@@ -13,7 +13,7 @@ from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, shave_setting
 from ..search.em_cp import DEFAULT_HEURISTIC
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
-from .common import (HelpFormatter, add_run_options, announce_compiles, finish,
+from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
                      non_negative_int, render_first)
 
 
@@ -199,7 +199,8 @@ def run(args) -> int:
               f"{format_board(puzzle, partial, args.colours)}\n", flush=True)
     deepest = "" if partial is None else f", deepest {reached}"
     text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}{deepest}; "
-            f"engine {result.engine}, {result.stats.nodes:,} nodes{propagated}, search "
-            f"{result.seconds:.3f} s ({extra.get('nodes_per_s', 0):,} nodes/s), jit "
+            f"engine {result.engine}, {nodes_phrase(result)}{propagated}, search "
+            f"{result.seconds:.3f} s ({extra.get('nodes_per_s', 0):,} "
+            f"{'branches' if result.engine == 'cpsat' else 'nodes'}/s), jit "
             f"{result.jit_seconds:.2f} s")
     return finish(result, args.json, text)

@@ -10,7 +10,7 @@ from ..result import count_phrase
 from ..search import supported
 from ..search.tiling import UNIQUE_MODES
 from . import long_runs
-from .common import (HelpFormatter, add_run_options, announce_compiles, finish,
+from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
                      non_negative_int, positive_int, render_first)
 
 
@@ -176,7 +176,7 @@ def search_effort(result) -> str:
     """Fits and no-fits for the compiled engines; CP-SAT places no pieces one by one, so its
     effort is its branch count (the JSON's ``nodes``)."""
     if result.engine == "cpsat":
-        return f"{result.stats.nodes:,} CP-SAT branches"
+        return nodes_phrase(result)
     return f"{result.stats.fits:,} fits, {result.stats.no_fits:,} no-fits"
 
 

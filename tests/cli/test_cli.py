@@ -193,7 +193,9 @@ def test_cover_command(tmp_path, capsys):
     assert "solution 1:" in out
     f.write_text("a b\na\nb\n")
     status, out, _ = run(capsys, "cover", str(f), "--heuristic", "f")
-    assert status == 0 and "1 exact cover," in out
+    assert status == 0 and "1 exact cover," in out and re.search(r"dlx, \d+ nodes,", out)
+    status, out, _ = run(capsys, "cover", str(f), "--engine", "cpsat")
+    assert status == 0 and re.search(r"cpsat, \d+ CP-SAT branches,", out), out
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])

@@ -60,6 +60,17 @@ def test_json_summary_is_the_last_line(capsys, engine):
     assert (summary.get("propagated") == 0) == (engine == "backtrack")
 
 
+@pytest.mark.parametrize("engine, effort", [("cpsat", r"[\d,]+ CP-SAT branches, search [\d.]+ s "
+                                                      r"\([\d,]+ branches/s\)"),
+                                            ("cp", r"[\d,]+ nodes, [\d,]+ propagated, search "
+                                                   r"[\d.]+ s \([\d,]+ nodes/s\)")])
+def test_the_text_summary_names_cpsats_nodes_as_its_branches(capsys, engine, effort):
+    """CP-SAT's ``nodes`` is its branch count, not a tile placement: the text line says so (the
+    tile and cover commands' lines too), where it read "nodes" beside the cp engine's."""
+    status, out, _ = run(capsys, "match", SMALL, "--engine", engine, "--count-only")
+    assert status == 0 and re.search(f"engine {engine}, {effort}", out), out
+
+
 def test_the_edges_engine_takes_the_complete_alldifferent_and_the_papers_branching(capsys):
     status, out, _ = run(capsys, "match", SMALL, "--engine", "edges", "--alldifferent",
                          "--branching", "min-domain", "--unique", "raw", "--count-only",
