@@ -69,11 +69,15 @@ def announce_compiles(enabled: bool = True) -> None:
         if enabled else None
 
 
+def node_units(result: Result) -> tuple[str, str]:
+    """What the summary line calls ``result``'s nodes, and their rate: CP-SAT's ``nodes`` in
+    the JSON is its branch count, not a placement."""
+    return ("CP-SAT branches", "branches/s") if result.engine == "cpsat" else ("nodes", "nodes/s")
+
+
 def nodes_phrase(result: Result) -> str:
-    """The search effort in the summary line: ``1,024 nodes``, or for CP-SAT, whose ``nodes``
-    in the JSON is its branch count (not a placement), ``1,024 CP-SAT branches``."""
-    unit = "CP-SAT branches" if result.engine == "cpsat" else "nodes"
-    return f"{result.stats.nodes:,} {unit}"
+    """The search effort in the summary line: ``1,024 nodes``, ``1,024 CP-SAT branches``."""
+    return f"{result.stats.nodes:,} {node_units(result)[0]}"
 
 
 def finish(result: Result, as_json: bool, text: str) -> int:

@@ -13,8 +13,8 @@ from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, shave_setting
 from ..search.em_cp import DEFAULT_HEURISTIC
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
-from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
-                     non_negative_int, render_first)
+from .common import (HelpFormatter, add_run_options, announce_compiles, finish, node_units,
+                     nodes_phrase, non_negative_int, render_first)
 
 
 def add_parser(sub) -> None:
@@ -198,9 +198,8 @@ def run(args) -> int:
         print(f"deepest partial board ({reached}):\n"
               f"{format_board(puzzle, partial, args.colours)}\n", flush=True)
     deepest = "" if partial is None else f", deepest {reached}"
+    rate = f"{extra.get('nodes_per_s', 0):,} {node_units(result)[1]}"
     text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}{deepest}; "
             f"engine {result.engine}, {nodes_phrase(result)}{propagated}, search "
-            f"{result.seconds:.3f} s ({extra.get('nodes_per_s', 0):,} "
-            f"{'branches' if result.engine == 'cpsat' else 'nodes'}/s), jit "
-            f"{result.jit_seconds:.2f} s")
+            f"{result.seconds:.3f} s ({rate}), jit {result.jit_seconds:.2f} s")
     return finish(result, args.json, text)

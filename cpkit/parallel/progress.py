@@ -57,7 +57,7 @@ class _Line:
     from cutting into what another thread prints (CP-SAT hands its solutions over on its own
     thread while the calling thread draws the line)."""
 
-    def __init__(self, enabled: bool | float, stream: TextIO | None):
+    def __init__(self, enabled: bool | float, stream: TextIO | None = None):
         self.stream = stream or sys.stderr
         self.enabled = bool(enabled)
         self.log_every = None if isinstance(enabled, bool) else float(enabled)
@@ -65,6 +65,18 @@ class _Line:
         self._last = 0.0 if self.log_every is None else self.start
         self._shown = False
         self.lock = threading.RLock()
+        self.started: float | None = None
+
+    def _starts_clock(self) -> bool:
+        """At the first update of a one-process line: start its clock (the search, not the
+        compiling or model building before it, is timed) and say so; the first log line
+        comes S seconds later."""
+        if self.started is not None:
+            return False
+        self.started = time.perf_counter()
+        if self.log_every is not None:
+            self._last = self.started
+        return True
 
     def waiting(self) -> bool:
         """Whether an update now would draw nothing (disabled, or drawn less than ``every``
@@ -171,15 +183,11 @@ class SearchLine(_Line):
         super().__init__(enabled, stream)
         self.size = size
         self.unit = unit
-        self.started: float | None = None
         self.nodes_before = 0
 
     def update(self, figures: dict[str, int], force: bool = False) -> None:
-        if self.started is None:
-            self.started = time.perf_counter()
+        if self._starts_clock():
             self.nodes_before = figures["nodes"]
-            if self.log_every is not None:
-                self._last = self.started       # the first line after S seconds of search
             return
         if not self._due(force):
             return
@@ -198,15 +206,8 @@ class SolverLine(_Line):
     ``{"solutions": ..., "branches": ...}`` from ``cpkit.search.cpsat``'s waiting thread.  Its
     clock starts at the first update, when the model is built and CP-SAT starts."""
 
-    def __init__(self, enabled: bool | float, stream: TextIO | None = None):
-        super().__init__(enabled, stream)
-        self.started: float | None = None
-
     def update(self, figures: dict[str, int], force: bool = False) -> None:
-        if self.started is None:
-            self.started = time.perf_counter()
-            if self.log_every is not None:
-                self._last = self.started
+        if self._starts_clock():
             return
         if not self._due(force):
             return
