@@ -66,6 +66,7 @@ class _Line:
         self._shown = False
         self.lock = threading.RLock()
         self.started: float | None = None
+        self._undrawn: dict[str, int] | None = None
 
     def _starts_clock(self) -> bool:
         """At the first update of a one-process line: start its clock (the search, not the
@@ -84,9 +85,12 @@ class _Line:
         every = REFRESH_SECONDS if self.log_every is None else self.log_every
         return not self.enabled or time.perf_counter() - self._last < every
 
-    def _due(self, force: bool) -> bool:
+    def _due(self, force: bool, figures: dict[str, int] | None = None) -> bool:
+        """Whether to draw now; if not, ``figures`` are kept for ``close`` to draw."""
         if not self.enabled or (not force and self.waiting()):
+            self._undrawn = figures
             return False
+        self._undrawn = None
         self._last = time.perf_counter()
         return True
 
@@ -112,7 +116,12 @@ class _Line:
                 self._last = 0.0
 
     def close(self) -> None:
+        """End the line, first drawing the latest figures if they were not: a search's last
+        report (its final count) usually comes sooner than the line's interval after the one
+        before, and the line left on the screen or in the log showed an earlier count."""
         with self.lock:
+            if self._undrawn is not None:
+                self.update(self._undrawn, force=True)
             if self.enabled and self._shown:
                 self.stream.write("\n")
                 self.stream.flush()
@@ -189,7 +198,7 @@ class SearchLine(_Line):
         if self._starts_clock():
             self.nodes_before = figures["nodes"]
             return
-        if not self._due(force):
+        if not self._due(force, figures):
             return
         elapsed = time.perf_counter() - self.started
         rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
@@ -209,7 +218,7 @@ class SolverLine(_Line):
     def update(self, figures: dict[str, int], force: bool = False) -> None:
         if self._starts_clock():
             return
-        if not self._due(force):
+        if not self._due(force, figures):
             return
         elapsed = time.perf_counter() - self.started
         branches = (f"  {figures['branches']:,} branches by the latest solution"

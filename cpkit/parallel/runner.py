@@ -494,6 +494,7 @@ class Coordinator:
                 backend.cancel()
                 collect(backend.drain(10.0))
         finally:
+            self._draw(bar, frontier, done, backend, earlier, restored, force=True)
             bar.close()
             if saving:
                 ck.seconds = self._previous(ck) + split_seconds + (time.perf_counter() - start)
@@ -507,12 +508,14 @@ class Coordinator:
 
     @staticmethod
     def _draw(bar: Progress, frontier: Frontier, done: dict[int, Part], backend,
-              earlier: int = 0, restored: dict[int, int] | None = None) -> None:
+              earlier: int = 0, restored: dict[int, int] | None = None,
+              force: bool = False) -> None:
         """The progress line: finished subproblems, and what the workers report from those
         they are searching (every backend reports their figures).
         ``earlier``, ``restored``: nodes searched by earlier runs (finished subproblems; the
-        states resumed, by subproblem), left out of the rate."""
-        if bar.waiting():               # called every slice in this process: sum only to draw
+        states resumed, by subproblem), left out of the rate.  ``force``: draw even if drawn
+        less than an interval ago (the last line, when the run ends)."""
+        if not bar.enabled or (not force and bar.waiting()):   # sum only to draw: every slice
             return
         running = {k: f for k, f in backend.running().items() if k not in done}
         finished = [frontier.above, *done.values()]
@@ -524,7 +527,7 @@ class Coordinator:
                    running_nodes=sum(f["nodes"] for f in running.values()),
                    deepest=max([p.deepest for p in finished] +
                                [f["deepest"] for f in running.values()]),
-                   earlier_nodes=before)
+                   earlier_nodes=before, force=force)
 
     def _previous(self, ck: Checkpoint) -> float:
         if not hasattr(self, "_resumed_seconds"):

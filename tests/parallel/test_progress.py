@@ -140,6 +140,23 @@ def test_solver_line_shows_solutions_and_the_branches_by_the_latest_after_its_fi
                               "0s  CP-SAT  3 solutions  12,345 branches by the latest solution\n")
 
 
+@pytest.mark.parametrize("enabled", [True, 10.0])
+def test_a_one_process_line_draws_the_last_report_when_it_closes(enabled):
+    """The search's last report (its final count) comes sooner than the line's interval after
+    the one before: undrawn, the line left on the screen or in the log showed an older count."""
+    out = io.StringIO()
+    line = SolverLine(enabled=enabled, stream=out)
+    line.update({"solutions": 0, "branches": 0})          # the clock starts here
+    line.update({"solutions": 5, "branches": 70}, force=True)
+    line.update({"solutions": 9, "branches": 120})        # not due: kept
+    assert "9 solutions" not in out.getvalue()
+    line.close()
+    last = [text.rstrip() for text in out.getvalue().replace("\r", "\n").split("\n")
+            if text.strip()][-1]
+    assert last.endswith("9 solutions  120 branches by the latest solution")
+    assert out.getvalue().endswith("\n") and out.getvalue().count("9 solutions") == 1
+
+
 def test_search_line_silent_when_disabled():
     out = io.StringIO()
     line = SearchLine(25, enabled=False, stream=out)
@@ -290,6 +307,21 @@ def test_a_split_run_writes_its_log_lines_to_stderr(capsys, tmp_path):
     assert len(err) > 1 and all("M nodes/s  left ~" in line for line in err)
     done = [int(line.split("] ")[1].split("/")[0]) for line in err]
     assert done == sorted(done) and done[0] < done[-1]
+
+
+def test_a_split_run_ends_its_log_with_the_final_figures(capsys, tmp_path):
+    """The run ends sooner than its first interval: the one line it writes, at the end, shows
+    every subproblem done and every solution (it wrote none)."""
+    import cpkit
+    from tests.conftest import TILING
+
+    result = cpkit.solve(str(TILING / "somacube.txt"), unique="rotation", count_only=True,
+                         workers=1, subproblems=40, progress=600.0,
+                         checkpoint=str(tmp_path / "soma.ck"))
+    assert result.complete and result.count == 480
+    err = capsys.readouterr().err.splitlines()
+    total = result.stats.extra["subproblems"]
+    assert len(err) == 1 and f"] {total}/{total} subproblems  480 solutions" in err[0]
 
 
 @pytest.mark.parametrize("progress", [0, -1.5, float("inf"), "5"])
