@@ -136,9 +136,11 @@ class _Reader:
         for k in range(n):
             line = self.take(f"tile {k + 1} of {n}: four colours", (4,))
             for c in line.values:
+                if c < 0 and n_colours is None:
+                    raise self.error(f"colour {c} is negative (colours are 0, the grey frame, "
+                                     f"or more)", line)
                 if c < 0 or (n_colours is not None and c > n_colours):
-                    bound = f"0..{n_colours}" if n_colours is not None else "0 or more"
-                    raise self.error(f"colour {c} is outside {bound}", line)
+                    raise self.error(f"colour {c} is outside 0..{n_colours}", line)
             if tile_kind(line.values) == "invalid":
                 raise self.error(f"tile {k + 1} has grey ({GREY}) on sides that cannot all face "
                                  f"the frame", line)

@@ -50,6 +50,8 @@ def test_comments_and_blank_lines_are_ignored():
     (native() + "1 2 3 4\n", 13, "extra line"),
     ("3\n12\n0\n1 2 0\n", 4, "four colours"),
     ("3\n12\n0\n1 2 0 13\n", 4, "outside 0..12"),
+    ("3\n12\n0\n1 2 0 -1\n", 4, "outside 0..12"),
+    ("2 2\n0 0 -1 1\n", 2, r"colour -1 is negative \(colours are 0, the grey frame, or more"),
     ("3\n12\n1\n4 1 1 0\n" + "\n".join(TILES), 4, "row 4 is outside"),
     ("3\n12\n0\n0 1 0 1\n", 4, "cannot all face the frame"),
     ("99\n12\n0\n", 1, "outside 2..64"),
