@@ -65,19 +65,6 @@ class _Line:
         self._last = 0.0 if self.log_every is None else self.start
         self._shown = False
         self.lock = threading.RLock()
-        self.started: float | None = None
-        self._undrawn: dict[str, int] | None = None
-
-    def _starts_clock(self) -> bool:
-        """At the first update of a one-process line: start its clock (the search, not the
-        compiling or model building before it, is timed) and say so; the first log line
-        comes S seconds later."""
-        if self.started is not None:
-            return False
-        self.started = time.perf_counter()
-        if self.log_every is not None:
-            self._last = self.started
-        return True
 
     def waiting(self) -> bool:
         """Whether an update now would draw nothing (disabled, or drawn less than ``every``
@@ -85,12 +72,9 @@ class _Line:
         every = REFRESH_SECONDS if self.log_every is None else self.log_every
         return not self.enabled or time.perf_counter() - self._last < every
 
-    def _due(self, force: bool, figures: dict[str, int] | None = None) -> bool:
-        """Whether to draw now; if not, ``figures`` are kept for ``close`` to draw."""
+    def _due(self, force: bool) -> bool:
         if not self.enabled or (not force and self.waiting()):
-            self._undrawn = figures
             return False
-        self._undrawn = None
         self._last = time.perf_counter()
         return True
 
@@ -116,12 +100,7 @@ class _Line:
                 self._last = 0.0
 
     def close(self) -> None:
-        """End the line, first drawing the latest figures if they were not: a search's last
-        report (its final count) usually comes sooner than the line's interval after the one
-        before, and the line left on the screen or in the log showed an earlier count."""
         with self.lock:
-            if self._undrawn is not None:
-                self.update(self._undrawn, force=True)
             if self.enabled and self._shown:
                 self.stream.write("\n")
                 self.stream.flush()
@@ -179,7 +158,42 @@ class Progress(_Line):
         return math.sqrt(knuth * by_mean) / rate
 
 
-class SearchLine(_Line):
+class _OneProcessLine(_Line):
+    """The line of a run in one process, whose ``update(figures, force)`` takes the figures the
+    search reports.  Its clock starts at the first update; the latest figures an update did not
+    draw are drawn when it closes: a search's last report (its final count) usually comes
+    sooner than the line's interval after the one before, and the line left on the screen or
+    in the log showed an earlier count."""
+
+    def __init__(self, enabled: bool | float, stream: TextIO | None = None):
+        super().__init__(enabled, stream)
+        self.started: float | None = None
+        self._undrawn: dict[str, int] | None = None
+
+    def _starts_clock(self) -> bool:
+        """At the first update: start the clock (the search, not the compiling or model
+        building before it, is timed) and say so; the first log line comes S seconds later."""
+        if self.started is not None:
+            return False
+        self.started = time.perf_counter()
+        if self.log_every is not None:
+            self._last = self.started
+        return True
+
+    def _due_or_kept(self, force: bool, figures: dict[str, int]) -> bool:
+        """Whether to draw ``figures`` now; if not, they are kept for ``close``."""
+        due = self._due(force)
+        self._undrawn = None if due else figures
+        return due
+
+    def close(self) -> None:
+        with self.lock:
+            if self._undrawn is not None and self.enabled:
+                self.update(self._undrawn, force=True)
+            super().close()
+
+
+class SearchLine(_OneProcessLine):
     """A one-process search's line: ``update`` takes the figures a search reports (nodes, solutions,
     deepest: ``RootChain.progress``, ``driver.reporter``) and is called after every slice of the
     search.  Its clock starts at the end of the first slice, whose nodes it leaves out of the rate:
@@ -198,7 +212,7 @@ class SearchLine(_Line):
         if self._starts_clock():
             self.nodes_before = figures["nodes"]
             return
-        if not self._due(force, figures):
+        if not self._due_or_kept(force, figures):
             return
         elapsed = time.perf_counter() - self.started
         rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
@@ -208,7 +222,7 @@ class SearchLine(_Line):
                    f"{figures['deepest']}{of} {self.unit}")
 
 
-class SolverLine(_Line):
+class SolverLine(_OneProcessLine):
     """A CP-SAT run's line: the elapsed time, the solutions so far and CP-SAT's branch count.
     CP-SAT gives its statistics only inside a solution callback, so the count is the one at the
     latest solution (none before the first), which the line says; ``update`` takes
@@ -218,7 +232,7 @@ class SolverLine(_Line):
     def update(self, figures: dict[str, int], force: bool = False) -> None:
         if self._starts_clock():
             return
-        if not self._due(force, figures):
+        if not self._due_or_kept(force, figures):
             return
         elapsed = time.perf_counter() - self.started
         branches = (f"  {figures['branches']:,} branches by the latest solution"
