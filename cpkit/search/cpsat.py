@@ -114,9 +114,10 @@ def _solve_watched(solver, model, collector, interrupt: InterruptFlag,
                 report()
             worker.join(WATCH_SECONDS)
     finally:
-        if worker.is_alive():
+        while worker.is_alive():
+            # A stop that comes before CP-SAT has begun to solve is dropped, so ask until it ends.
             solver.stop_search()
-            worker.join()
+            worker.join(WATCH_SECONDS)
     if "error" in outcome:
         raise outcome["error"]
     if report is not None:

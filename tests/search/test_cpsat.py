@@ -106,3 +106,33 @@ def test_a_time_limit_ends_cpsat_as_a_time_limit(tiling_instance):
                                 time_limit=1.0)
     assert result.stop_reason == "time_limit" and not result.complete
     assert result.count < 9356
+
+
+def test_a_stop_that_comes_before_cpsat_has_begun_still_ends_it():
+    """CP-SAT drops a ``stop_search`` made before its ``solve`` has begun (ortools issue 3621);
+    the waiting thread asks again until the search ends, so a Ctrl-C in that moment does not leave
+    an enumeration running to its time limit (without the repeat this one ran its 10 s)."""
+    import time
+
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    cells = [model.new_int_var(0, 30, f"x{i}") for i in range(30)]
+    model.add_all_different(cells)                  # far more solutions than 10 s enumerate
+
+    class SlowToBegin(cp_model.CpSolver):
+        def solve(self, model, solution_callback=None):
+            time.sleep(0.3)                         # the stop comes in here
+            return super().solve(model, solution_callback)
+
+    class AlreadyInterrupted:
+        raised = True
+
+    solver = SlowToBegin()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 10
+    start = time.perf_counter()
+    status = cpsat._solve_watched(solver, model, None, AlreadyInterrupted(), None)
+    assert time.perf_counter() - start < 3
+    assert status == cp_model.UNKNOWN
