@@ -33,10 +33,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    terminate = _sigterm_as_ctrl_c()
+    terminate = None
     try:
+        # Inside the try: a Ctrl-C while the subcommands import numba (about a second) is an
+        # interrupted run too, not a traceback.
+        args = build_parser().parse_args(argv)
+        terminate = _sigterm_as_ctrl_c()
         return int(args.run(args) or 0)
     except CpkitError as exc:
         print(f"cpkit: error: {exc}", file=sys.stderr)

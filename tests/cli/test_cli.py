@@ -228,3 +228,19 @@ def test_first_run_announces_compilation(tmp_path):
     summary = json.loads(done.stdout.splitlines()[-1])
     assert summary["jit_seconds"] > summary["seconds"]
     assert any((tmp_path / "cache").rglob("*.nbi"))          # the cache was written there
+
+
+def test_ctrl_c_while_starting_up_is_one_line(monkeypatch, capsys):
+    """A Ctrl-C while the subcommands are imported (numba takes about a second) ends as any
+    interrupted run, exit status 130 and one line, not a traceback through the imports."""
+    import cpkit.cli
+
+    def interrupted_import():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cpkit.cli, "build_parser", interrupted_import)
+    try:
+        status, out, err = run(capsys, "match", str(EDGE_MATCHING / "gen_4_b2i3_s2.txt"))
+    except KeyboardInterrupt:
+        pytest.fail("the Ctrl-C left main as an exception (a traceback on the terminal)")
+    assert status == 130 and out == "" and err == "cpkit: interrupted\n"
