@@ -429,8 +429,9 @@ def shave(st, m, g, level, cand, base):
 @njit(cache=True, _nrt=False)
 def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     """Run from the saved state (``g[G_LEVEL]``, ``g[G_PC]``) until done, ``max_in_buf``
-    solutions are buffered, ``node_budget`` nodes were made, or a node at level ``g[G_STOP]``
-    (if > 0) is entered.  The root placements (hints) are made first, with propagation.
+    solutions are buffered, ``node_budget`` nodes and shaving trials were made (a node can make
+    thousands of trials; a slice must stay short for a time limit or Ctrl-C to be seen), or a
+    node at level ``g[G_STOP]`` (if > 0) is entered.  The root placements (hints) are made first, with propagation.
     Solutions are buffered as the orientation on each cell; ``deepest`` holds the placements
     of the deepest node entered so far (``g[G_DEEPEST]`` cells filled, propagation included).
 
@@ -483,7 +484,10 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                     break
                 if g[G_SHAVE] > 0:
                     g[cp.G_LEVEL_NOW] = level - 1
-                    if not shave(st, m, g, level, cand, base):
+                    trials = g[G_TRIALS]
+                    shaved = shave(st, m, g, level, cand, base)
+                    budget -= g[G_TRIALS] - trials
+                    if not shaved:
                         level = branch_failed(st, m, g, level - 1, NOT_FULL) if level > 0 else -1
                         if level < 0:
                             level = 0

@@ -602,7 +602,9 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
            cand_stride, state, counters, sol_buf, deepest, store, max_in_buf, node_budget,
            branching, shave):
     """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered or
-    ``node_budget`` nodes were made.  ``m`` is the model (``model_arrays``); ``dom``, ``size``
+    ``node_budget`` nodes and shaving trials were made (a trial counts as a node there: a
+    node can make thousands, and a slice must stay short for a time limit or Ctrl-C to be
+    seen).  ``m`` is the model (``model_arrays``); ``dom``, ``size``
     and ``sup`` start as the frame-filtered domains (``initial_domains``), ``mask`` with every
     colour on every edge.  ``roots`` holds (cell, orientation) pairs placed before the search
     (the hints); solutions are buffered as the orientation of each cell, and ``deepest`` keeps
@@ -653,8 +655,10 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
                 top, n_ev = _place(m, c, o, placed, used, dom, size, sup, mask, trail, top,
                                    events, n_ev, tl)
             if ok:
+                trials = counters[CT_TRIALS]
                 ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
                                   n_ev, tl, counters, shave)
+                budget -= counters[CT_TRIALS] - trials
             if not ok:
                 level = -1
                 pc = PC_LEAVE
@@ -724,8 +728,10 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             _reset_queues(tl)
             top, n_ev = _place(m, lv[ix(r + L_CELL)], np.int64(cand[ix(p)]), placed, used, dom,
                                size, sup, mask, trail, top, events, NO_EVENTS, tl)
+            trials = counters[CT_TRIALS]
             ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
                               n_ev, tl, counters, shave)
+            budget -= counters[CT_TRIALS] - trials
             if ok:
                 level += 1
                 pc = PC_ENTER

@@ -279,3 +279,25 @@ def test_a_shaving_limit_above_every_candidate_count_is_all(em_instance, engine)
     assert huge.count == every.count > 0
     assert (huge.stats.nodes, huge.stats.extra["shave_trials"]) == \
         (every.stats.nodes, every.stats.extra["shave_trials"])
+
+
+@pytest.mark.parametrize("engine", ["cp", "edges"])
+def test_shaving_trials_count_against_a_slice_and_slices_resume_exactly(engine):
+    """A slice of the search stops after its budget of nodes *and shaving trials*: one node can
+    make thousands of trials, and with nodes alone a slice of 4,096 nodes with `--shave all` ran
+    for minutes on a 10 x 10 board past its time limit and a Ctrl-C.  Slices still resume to
+    the uninterrupted search's figures."""
+    from cpkit.search.em_cp import CpSearch
+    from cpkit.search.em_edges import EdgesSearch
+
+    make = {"cp": CpSearch, "edges": EdgesSearch}[engine]
+    puzzle = generate(5, border_colours=3, inner_colours=3, seed=51)
+    whole = make(puzzle, store=False, shave="all")
+    assert whole.step(1 << 40, 1 << 40)[0]
+    sliced = make(puzzle, store=False, shave="all")
+    assert not sliced.step(1 << 40, 2)[0]
+    assert sliced.nodes < 2 and sliced.statistics()["shave_trials"] > 2
+    while not sliced.step(1 << 40, 50)[0]:
+        pass
+    assert (sliced.solutions, sliced.nodes, sliced.statistics()) == \
+        (whole.solutions, whole.nodes, whole.statistics())
