@@ -432,8 +432,9 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     solutions are buffered, ``node_budget`` nodes and shaving trials were made (a node can make
     thousands of trials; a slice must stay short for a time limit or Ctrl-C to be seen), or a
     node at level ``g[G_STOP]`` (if > 0) is entered.  The root placements (hints) are made
-    first, with propagation.  Solutions are buffered as the orientation on each cell; ``deepest`` holds the placements
-    of the deepest node entered so far (``g[G_DEEPEST]`` cells filled, propagation included).
+    first, with propagation.  Solutions are buffered as the orientation on each cell;
+    ``deepest`` holds the placements of the deepest node entered so far (``g[G_DEEPEST]``
+    cells filled, propagation included).
 
     A node at the stop level returns AT_STOP before any work on it (no shaving, no branching),
     its decisions on the stack; resuming takes it back as if a solution had been found below
