@@ -76,12 +76,13 @@ def _signals_wait_for_the_compiler() -> Iterator[None]:
     previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     previous = {sig: handler for sig, handler in previous.items() if callable(handler)}
     held: list[int] = []
-    stopping_now = [False]
+    stopping_now = False
 
     def hold(signum, frame) -> None:
+        nonlocal stopping_now
         held.append(signum)
         if len(held) > 1 or previous[signum] == _handed_on[0]:
-            stopping_now[0] = True
+            stopping_now = True
             raise KeyboardInterrupt
         if on_slow_compile is not None:
             on_slow_compile("stopping once the kernels are compiled (Ctrl-C again to stop now)")
@@ -96,14 +97,14 @@ def _signals_wait_for_the_compiler() -> Iterator[None]:
     try:
         yield
     except Exception:
-        if stopping_now[0]:
+        if stopping_now:
             raise KeyboardInterrupt from None
         raise
     finally:
         sys.unraisablehook = previous_hook
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    if stopping_now[0]:                         # its KeyboardInterrupt went to a callback
+    if stopping_now:                            # its KeyboardInterrupt went to a callback
         raise KeyboardInterrupt
     if held:
         previous[held[0]](held[0], None)       # if it raises, the run ends here
