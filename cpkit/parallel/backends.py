@@ -272,12 +272,29 @@ class LocalBackend:
         for p in self._procs:
             p.join(timeout=2.0)
             if p.is_alive():
-                p.terminate()
+                p.kill()                # a started worker ignores SIGTERM (see _worker_main)
                 p.join(timeout=1.0)
-        for q in (self._tasks, self._results):
-            q.cancel_join_thread()
-            q.close()
+        self._retire_tasks()
+        self._results.cancel_join_thread()
+        self._results.close()
         self._procs = []
+
+    def _retire_tasks(self) -> None:
+        """Take back the tasks no worker took and wait for the queue's feeder thread to end.
+
+        Left running, that thread can hold the queue's last reference while the interpreter
+        shuts down: it unlinks one of the queue's semaphores and is stopped before it tells
+        the resource tracker, which then prints a "leaked semaphore" warning (seen once in CI,
+        after a refused ``--resume``).  Taking the tasks back first means the feeder has at
+        most what is already in its buffer to write into an empty pipe, so the wait is short.
+        """
+        while True:
+            try:
+                self._tasks.get(timeout=0.05)
+            except (queue.Empty, OSError, EOFError):
+                break
+        self._tasks.close()
+        self._tasks.join_thread()
 
 
 # ---------------------------------------------------------------------------- Dask

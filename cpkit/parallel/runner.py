@@ -319,6 +319,7 @@ class Coordinator:
         self.show_progress = progress
         self.source = source
         self.subproblems = subproblems
+        self._resumed: Checkpoint | None = None
 
     def _recorded_options(self) -> dict[str, Any]:
         """What a checkpoint must agree on: the engine and every option shaping its search,
@@ -343,12 +344,8 @@ class Coordinator:
         seconds its frontier searches took.  A Ctrl-C or the time limit (which counts the
         frontier searches, not the estimate before them) leaves the split unfinished; no
         checkpoint is started from that."""
-        if self.resume_file is not None:
-            ck = Checkpoint.load(self.resume_file)
-            ck.check_matches(self.source, self._recorded_options(), self.resume_file,
-                             self._defaults())
-            ck.check_kept(self._kept(), self.resume_file)
-            return ck.frontier(), ck, 0.0
+        if self._resumed is not None:
+            return self._resumed.frontier(), self._resumed, 0.0
         budget = plan.planning_budget(self.time_limit)
         target = self.subproblems or plan.subproblem_target(self.tree, workers,
                                                              seconds=budget)[0]
@@ -378,7 +375,19 @@ class Coordinator:
         """Whether solutions go to ``on_solution`` while the run goes (``InOrder``)."""
         return self.store and self.on_solution is not None and self._cap() != 0
 
+    def _load_resumed(self) -> Checkpoint | None:
+        """The checkpoint being resumed, read and checked against this run: before any worker
+        starts, so a refused file costs no start-up."""
+        if self.resume_file is None:
+            return None
+        ck = Checkpoint.load(self.resume_file)
+        ck.check_matches(self.source, self._recorded_options(), self.resume_file,
+                         self._defaults())
+        ck.check_kept(self._kept(), self.resume_file)
+        return ck
+
     def run(self, signals: StopSignals) -> Result:
+        self._resumed = self._load_resumed()
         backend = self._backend(signals)
         try:
             backend.start(self.job)
