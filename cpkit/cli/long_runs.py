@@ -103,7 +103,7 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     from ..errors import EngineUnavailable, InputError
     from ..parallel import splitter
     from ..parallel.job import Job, tree
-    from ..parallel.plan import estimate
+    from ..parallel.plan import deadline, estimate
     from ..parallel.runner import StopSignals
     from ..result import COMPLETE, INTERRUPTED, TIME_LIMIT
     from ..search import AUTO, family_of
@@ -137,8 +137,8 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     seed = args.mc_seed or 0
     with StopSignals() as signals:
         est = estimate(t, [], args.monte_carlo, seed, stop, seconds=time_limit,
-                       cancel=lambda: signals.raised is not None)
-    if est.probes == 0:
+                       cancel=deadline(time_limit, lambda: signals.raised is not None))
+    if est.probes == 0 and signals.raised is not None:
         raise KeyboardInterrupt
     reason = COMPLETE if est.probes == args.monte_carlo else \
         INTERRUPTED if signals.raised is not None else TIME_LIMIT

@@ -153,7 +153,8 @@ class DlxTree:
         return self._part(search, count(), outcome.complete, outcome.seconds, sink.solutions,
                           cpu)
 
-    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
+    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None,
+              cancel: Callable[[], bool] | None = None) -> Probe | None:
         counted = 0
 
         def on_rows(rows: np.ndarray) -> None:
@@ -173,7 +174,9 @@ class DlxTree:
             return Probe(degrees, 0, counted)
         if status != K.DESCENT_READY or level < target:
             return Probe(degrees)
-        outcome = drive(search.step, limit=None, time_limit=None)
+        outcome = drive(search.step, limit=None, time_limit=None, cancel=cancel)
+        if not outcome.complete:
+            return None
         return Probe(degrees, search.nodes, counted, seconds=outcome.seconds)
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,

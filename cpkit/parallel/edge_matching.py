@@ -260,22 +260,28 @@ class EdgeMatchingTree:
         total.seconds = time.perf_counter() - start
         return total
 
-    def _children(self, path: Path) -> tuple[int, list[Path], int]:
+    def _children(self, path: Path, cancel: Callable[[], bool] | None = None
+                  ) -> tuple[int, list[Path], int] | None:
         """The branches tried at the node ``path`` (its degree), its children that are open
-        nodes, and whether the node itself is a solution (a full board, no choice left)."""
+        nodes, and whether the node itself is a solution (a full board, no choice left); None
+        if ``cancel()`` stopped the search of its children."""
         if not path:
             return len(self.roots), [[r] for r in range(len(self.roots))], 0
         live: list[Path] = []
-        search, _ = self._open_nodes(path, 1, False, lambda row: None, live)
-        return search.nodes, live, search.solutions
+        search, finished = self._open_nodes(path, 1, False, lambda row: None, live, cancel)
+        return (search.nodes, live, search.solutions) if finished else None
 
-    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
+    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None,
+              cancel: Callable[[], bool] | None = None) -> Probe | None:
         cur = list(path)
         degrees: list[int] = []
         uncounted = 0 if path else 1                # choosing the root is not a search node
         target = self.max_depth if stop_depth is None else max(stop_depth, len(path))
         while len(cur) < target:
-            degree, live, solved = self._children(cur)
+            children = self._children(cur, cancel)
+            if children is None:
+                return None
+            degree, live, solved = children
             if solved:                              # the node is a solution: nothing to choose
                 return Probe(degrees, 0, solved, uncounted)
             if degree == 0:
@@ -285,7 +291,9 @@ class EdgeMatchingTree:
             if k >= len(live):
                 return Probe(degrees, uncounted=uncounted)      # a branch that fails at once
             cur = live[k]
-        part = self.solve(cur, store=False)
+        part = self.solve(cur, store=False, cancel=cancel)
+        if not part.complete:
+            return None
         return Probe(degrees, part.nodes, part.count, uncounted, part.seconds)
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,

@@ -144,11 +144,14 @@ class HybridTree:
         degree = search.stats().fits_by_remaining[self.max_depth - len(path)]
         return int(degree), live, solutions
 
-    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None) -> Probe:
+    def probe(self, path: Path, rand: list[float], stop_depth: int | None = None,
+              cancel: Callable[[], bool] | None = None) -> Probe | None:
         cur = list(path)
         degrees: list[int] = []
         target = self.max_depth if stop_depth is None else max(stop_depth, len(path))
         while len(cur) < target:
+            if cancel is not None and cancel():
+                return None
             degree, live, solutions = self._children(cur)
             if degree == 0:
                 return Probe(degrees)           # a dead end: no branch taken here
@@ -162,7 +165,9 @@ class HybridTree:
             cur.append(live[k])
         if len(cur) >= self.max_depth:
             return Probe(degrees)
-        part = self.solve(cur, store=False)
+        part = self.solve(cur, store=False, cancel=cancel)
+        if not part.complete:
+            return None
         return Probe(degrees, part.nodes, part.count, seconds=part.seconds)
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,

@@ -60,8 +60,10 @@ def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | Non
              ) -> Estimate:
     """Knuth's estimate of the subtree below ``path`` from ``probes`` random walks (seeded,
     so repeatable); with ``stop_depth`` the walks end there and the rest is searched.  With
-    ``seconds`` the walks stop once that time has passed (after two at least); once
-    ``cancel()`` is true they stop at once, the walk it cut short left out (fewer probes)."""
+    ``seconds`` no walk starts once that time has passed (after two at least); once
+    ``cancel()`` is true they stop at once, inside a walk too, the walk it cut short left out
+    (fewer probes).  A hard bound on the time is a ``cancel`` that watches the clock
+    (``deadline``)."""
     rng = np.random.default_rng(seed)
     walks: list[tuple[float, float]] = []
     searched, searched_seconds, parts = 0, 0.0, 0
@@ -71,8 +73,8 @@ def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | Non
             break
         if cancel is not None and cancel():
             break
-        probe = tree.probe(path, rng.random(tree.max_depth + 1).tolist(), stop_depth)
-        if cancel is not None and cancel():
+        probe = tree.probe(path, rng.random(tree.max_depth + 1).tolist(), stop_depth, cancel)
+        if probe is None or (cancel is not None and cancel()):
             break
         walks.append(probe.estimate())
         searched += probe.nodes
@@ -95,11 +97,26 @@ def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | Non
                         searched, searched_seconds, parts)
 
 
-def subproblem_target(tree, workers: int, seed: int = 0, seconds: float = PLAN_SECONDS
-                      ) -> tuple[int, float]:
+def deadline(seconds: float | None, cancel: Callable[[], bool] | None = None
+             ) -> Callable[[], bool]:
+    """A ``cancel`` that is true once ``seconds`` have passed from now, or ``cancel()`` is."""
+    end = None if seconds is None else time.perf_counter() + seconds
+    return lambda: (cancel is not None and cancel()) or (
+        end is not None and time.perf_counter() >= end)
+
+
+def subproblem_target(tree, workers: int, seed: int = 0, seconds: float = PLAN_SECONDS,
+                      cancel: Callable[[], bool] | None = None) -> tuple[int, float]:
     """How many subproblems to make, from a quick estimate of the whole tree (probing for
-    ``seconds`` at most); also returns that estimate (nodes, ``inf`` beyond the float range)."""
-    whole = estimate(tree, [], 200, seed, seconds=seconds)
+    ``seconds`` at most, or until ``cancel()``); also returns that estimate (nodes, ``inf``
+    beyond the float range, NaN when no walk ended in time).
+
+    A tree none of whose walks ends in ``seconds`` (a 16 x 16 board shaved at every node) gets
+    the fewest subproblems the workers need: its frontier nodes are as slow to reach, and the
+    split is searched by one process while the subproblems are searched by all."""
+    whole = estimate(tree, [], 200, seed, seconds=seconds, cancel=deadline(seconds, cancel))
+    if whole.probes == 0:
+        return MIN_PER_WORKER * workers, whole.nodes
     wanted = int(min(MAX_SUBPROBLEMS, whole.nodes / NODES_PER_SUBPROBLEM))
     return max(MIN_PER_WORKER * workers, wanted), whole.nodes
 
@@ -133,18 +150,20 @@ def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = No
     return frontier
 
 
-def subproblem_sizes(tree, paths: list[Path], seed: int = 0,
-                     seconds: float = PLAN_SECONDS) -> list[float]:
-    """Estimated nodes below each path: a few probes each, in order, for ``seconds`` at most;
-    the paths left unprobed then get the mean of the others (no order among them)."""
+def subproblem_sizes(tree, paths: list[Path], seed: int = 0, seconds: float = PLAN_SECONDS,
+                     cancel: Callable[[], bool] | None = None) -> list[float]:
+    """Estimated nodes below each path: a few probes each, in order, for ``seconds`` at most
+    (or until ``cancel()``); the paths left unprobed then get the mean of the others (no
+    order among them), or all 1.0 if none was."""
     if not paths:
         return []
     per = max(1, min(16, getattr(tree, "order_probes", ORDER_PROBES) // len(paths)))
-    deadline = time.perf_counter() + seconds
+    stop = deadline(seconds, cancel)
     sizes: list[float] = []
     for k, p in enumerate(paths):
-        if sizes and time.perf_counter() > deadline:
+        est = estimate(tree, p, per, seed + k, cancel=stop)
+        if est.probes == 0:
             break
-        sizes.append(max(1.0, estimate(tree, p, per, seed + k).nodes))
-    mean = sum(sizes) / len(sizes)          # inf if an estimate is
+        sizes.append(max(1.0, est.nodes))
+    mean = sum(sizes) / len(sizes) if sizes else 1.0          # inf if an estimate is
     return sizes + [mean] * (len(paths) - len(sizes))

@@ -185,9 +185,12 @@ class Splittable(Protocol):
         (such a part's) and goes on from there: the part it returns then holds the figures
         and solutions of the whole subproblem."""
 
-    def probe(self, path: Path, rand: list[float], stop_depth: int | None) -> Probe:
+    def probe(self, path: Path, rand: list[float], stop_depth: int | None,
+              cancel: Callable[[], bool] | None = None) -> Probe | None:
         """Descend from ``path`` at random (``rand[l]`` in [0, 1) picks the branch at depth l);
-        at ``stop_depth`` (if given) search the subtree there exhaustively."""
+        at ``stop_depth`` (if given) search the subtree there exhaustively.  ``cancel`` is
+        asked at every level and between the exhaustive part's slices: True abandons the walk
+        (None is returned), since one walk of a large board can take minutes."""
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
                jit_seconds: float, solutions: list[list[int]]) -> Result:

@@ -68,6 +68,10 @@ class StopSignals:
             if callable(outer) and outer is not signal.default_int_handler:
                 outer(signum, frame)
 
+    def stopped(self) -> bool:
+        """Whether a stop signal came (a ``cancel`` for the searches and probes)."""
+        return self.raised is not None
+
     def __exit__(self, *exc) -> None:
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
@@ -199,8 +203,9 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         small = False
         if workers is None and not distributed and not durable and not signals.raised:
             probes = getattr(tree, "size_probes", 200)
-            small = plan.estimate(tree, [], probes, seconds=plan.planning_budget(
-                time_limit)).nodes < AUTO_MIN_NODES
+            budget = plan.planning_budget(time_limit)
+            small = plan.estimate(tree, [], probes, seconds=budget, cancel=plan.deadline(
+                budget, signals.stopped)).nodes < AUTO_MIN_NODES
         if signals.raised:      # before the split: no subproblem yet, as a split run says
             result = tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
                                  jit_seconds=0.0, solutions=[])
@@ -335,7 +340,7 @@ class Coordinator:
         if self.client is not None or self.scheduler is not None:
             return backends.DaskBackend(self.client, self.scheduler)
         if self.workers == 1:
-            return backends.InlineBackend(lambda: signals.raised is not None)
+            return backends.InlineBackend(signals.stopped)
         return backends.LocalBackend(self.workers)
 
     def _split(self, workers: int, signals: StopSignals
@@ -347,14 +352,14 @@ class Coordinator:
         if self._resumed is not None:
             return self._resumed.frontier(), self._resumed, 0.0
         budget = plan.planning_budget(self.time_limit)
-        target = self.subproblems or plan.subproblem_target(self.tree, workers,
-                                                             seconds=budget)[0]
+        stopped = signals.stopped
+        target = self.subproblems or plan.subproblem_target(self.tree, workers, seconds=budget,
+                                                             cancel=stopped)[0]
         began = time.time()
         deadline = None if self.time_limit is None else began + self.time_limit
         enough = None if self.subproblems else plan.MIN_PER_WORKER * workers
         frontier = plan.split(self.tree, target, self.store, lambda: (
-            signals.raised is not None or (deadline is not None and time.time() >= deadline)),
-            enough)
+            stopped() or (deadline is not None and time.time() >= deadline)), enough)
         ck = None
         if self.checkpoint_file is not None and frontier.above.complete:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier,
@@ -413,16 +418,19 @@ class Coordinator:
         sizes = [1.0] * len(frontier.paths)
         if self.show_progress:
             budget = plan.planning_budget(self.time_limit)
+            stopped = signals.stopped
             if self._streams():
-                sizes = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget)
+                sizes = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget,
+                                              cancel=stopped)
             else:
                 # The line needs estimates other than those the order is chosen by: the
                 # subproblems that go first are those whose estimates overshot most, the rest
                 # those whose estimates fell short (docs/architecture.md, progress).
-                order = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget / 2)
+                order = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget / 2,
+                                              cancel=stopped)
                 pending.sort(key=lambda k: -order[k])
                 sizes = plan.subproblem_sizes(self.tree, frontier.paths, seed=LINE_SEED,
-                                              seconds=budget / 2)
+                                              seconds=budget / 2, cancel=stopped)
         plan_seconds = time.perf_counter() - split_start
         # The frontier search is part of the search; the rest of the planning is start-up.
         split_seconds = frontier.above.seconds if ck is None or self.resume_file is None else 0.0

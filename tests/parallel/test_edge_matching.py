@@ -138,6 +138,23 @@ def test_knuth_estimator_is_exactly_unbiased(engine, stop):
         assert nodes == pytest.approx(sequential.stats.nodes, rel=1e-9)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_cancelled_probe_is_abandoned_at_once(em_instance, engine):
+    """A probe asks ``cancel`` as it walks (one walk of a 16 x 16 board shaved at every node
+    takes minutes): once it says stop, the walk ends and is left out (None)."""
+    tree = PREPARE[engine](em_instance("gen_7_b6i7_s1.txt"), {})
+    rand = [0.5] * (tree.max_depth + 1)
+    assert tree.probe([], rand, None, lambda: False) is not None
+    asked = 0
+
+    def third_time() -> bool:
+        nonlocal asked
+        asked += 1
+        return asked >= 3
+
+    assert tree.probe([], rand, None, third_time) is None and asked == 3
+
+
 def test_foreign_paths_and_options_are_refused(em_instance):
     tree = split_em.prepare_backtrack(em_instance("gen_4_b2i3_s2.txt"), {"unique": "raw"})
     with pytest.raises(InputError, match="does not exist"):

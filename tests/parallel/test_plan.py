@@ -22,7 +22,7 @@ class FakeTree:
         self.degrees, self.seconds, self.count = degrees, seconds, count
         self.probes = 0
 
-    def probe(self, path, rand, stop_depth=None) -> Probe:
+    def probe(self, path, rand, stop_depth=None, cancel=None) -> Probe:
         self.probes += 1
         if self.seconds:
             time.sleep(self.seconds)
@@ -73,11 +73,36 @@ def test_a_cancelled_estimate_keeps_the_walks_made_before_and_drops_the_one_cut_
     assert plan.estimate(FakeTree([2]), [], 100, cancel=lambda: True).probes == 0
 
 
+class EndlessWalks(FakeTree):
+    """Walks that never end unless cancelled (a 16 x 16 board shaved at every node: one walk
+    takes minutes), asking ``cancel`` every 10 ms as the trees do between levels."""
+
+    def probe(self, path, rand, stop_depth=None, cancel=None) -> Probe | None:
+        self.probes += 1
+        while not (cancel is not None and cancel()):
+            time.sleep(0.01)
+        return None
+
+
+def test_planning_a_tree_whose_walks_never_end_stops_on_time_and_on_cancel():
+    began = time.perf_counter()
+    target, nodes = plan.subproblem_target(EndlessWalks([2]), 2, seconds=0.2)
+    assert time.perf_counter() - began < 2
+    assert target == 2 * plan.MIN_PER_WORKER and math.isnan(nodes)
+    began = time.perf_counter()
+    target, _ = plan.subproblem_target(EndlessWalks([2]), 2, seconds=1000,
+                                       cancel=lambda: time.perf_counter() - began > 0.2)
+    assert time.perf_counter() - began < 2 and target == 2 * plan.MIN_PER_WORKER
+    began = time.perf_counter()
+    sizes = plan.subproblem_sizes(EndlessWalks([2]), [[0], [1], [2]], seconds=0.2)
+    assert time.perf_counter() - began < 2 and sizes == [1.0, 1.0, 1.0]
+
+
 def test_the_node_rate_is_timed_on_the_exhaustive_parts_only():
     class HalfSearched(FakeTree):
         """Every other walk reaches the exhaustive part: 50 nodes in 1 ms; walking takes 10."""
 
-        def probe(self, path, rand, stop_depth=None) -> Probe:
+        def probe(self, path, rand, stop_depth=None, cancel=None) -> Probe:
             self.probes += 1
             time.sleep(0.01)
             if self.probes % 2:

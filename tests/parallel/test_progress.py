@@ -34,8 +34,8 @@ def test_the_line_is_not_timed_by_the_estimates_that_chose_the_order(monkeypatch
     sizes, line, submit = plan.subproblem_sizes, progress.Progress.__init__, \
         backends.InlineBackend.submit
 
-    def recording_sizes(tree, paths, seed=0, seconds=plan.PLAN_SECONDS):
-        made[seed] = sizes(tree, paths, seed, seconds)
+    def recording_sizes(tree, paths, seed=0, seconds=plan.PLAN_SECONDS, cancel=None):
+        made[seed] = sizes(tree, paths, seed, seconds, cancel)
         return made[seed]
 
     def recording_line(self, total, estimates, *args, **kwargs):
