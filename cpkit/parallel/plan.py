@@ -38,6 +38,10 @@ ORDER_PROBES = 4000
 #: Planning a run (how many subproblems, which go first) probes for about this long at most,
 #: whatever the tree: one probe of a 16 x 16 edge-matching board walks 256 levels (0.25 s).
 PLAN_SECONDS = 3.0
+#: No walk starts after the planning budget (two at least, for an error bar); one still going
+#: at this many times the budget is abandoned: one walk of a 16 x 16 board shaved at every node
+#: (``--engine edges --shave all``) takes an hour, and a Ctrl-C waited for it.
+WALK_CUTOFF = 4.0
 
 
 @dataclass
@@ -108,13 +112,14 @@ def deadline(seconds: float | None, cancel: Callable[[], bool] | None = None
 def subproblem_target(tree, workers: int, seed: int = 0, seconds: float = PLAN_SECONDS,
                       cancel: Callable[[], bool] | None = None) -> tuple[int, float]:
     """How many subproblems to make, from a quick estimate of the whole tree (probing for
-    ``seconds`` at most, or until ``cancel()``); also returns that estimate (nodes, ``inf``
-    beyond the float range, NaN when no walk ended in time).
+    ``seconds``, walks cut at ``WALK_CUTOFF`` times that or by ``cancel()``); also returns that
+    estimate (nodes, ``inf`` beyond the float range, NaN when no walk ended in time).
 
-    A tree none of whose walks ends in ``seconds`` (a 16 x 16 board shaved at every node) gets
-    the fewest subproblems the workers need: its frontier nodes are as slow to reach, and the
+    A tree none of whose walks ends in time (a 16 x 16 board shaved at every node) gets the
+    fewest subproblems the workers need: its frontier nodes are as slow to reach, and the
     split is searched by one process while the subproblems are searched by all."""
-    whole = estimate(tree, [], 200, seed, seconds=seconds, cancel=deadline(seconds, cancel))
+    whole = estimate(tree, [], 200, seed, seconds=seconds,
+                     cancel=deadline(WALK_CUTOFF * seconds, cancel))
     if whole.probes == 0:
         return MIN_PER_WORKER * workers, whole.nodes
     wanted = int(min(MAX_SUBPROBLEMS, whole.nodes / NODES_PER_SUBPROBLEM))
@@ -152,15 +157,18 @@ def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = No
 
 def subproblem_sizes(tree, paths: list[Path], seed: int = 0, seconds: float = PLAN_SECONDS,
                      cancel: Callable[[], bool] | None = None) -> list[float]:
-    """Estimated nodes below each path: a few probes each, in order, for ``seconds`` at most
-    (or until ``cancel()``); the paths left unprobed then get the mean of the others (no
-    order among them), or all 1.0 if none was."""
+    """Estimated nodes below each path: a few probes each, in order, for ``seconds`` (a walk
+    cut at ``WALK_CUTOFF`` times that or by ``cancel()``); the paths left unprobed then get the
+    mean of the others (no order among them), or all 1.0 if none was."""
     if not paths:
         return []
     per = max(1, min(16, getattr(tree, "order_probes", ORDER_PROBES) // len(paths)))
-    stop = deadline(seconds, cancel)
+    began = time.perf_counter()
+    stop = deadline(WALK_CUTOFF * seconds, cancel)
     sizes: list[float] = []
     for k, p in enumerate(paths):
+        if sizes and time.perf_counter() - began > seconds:
+            break
         est = estimate(tree, p, per, seed + k, cancel=stop)
         if est.probes == 0:
             break

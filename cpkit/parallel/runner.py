@@ -205,7 +205,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             probes = getattr(tree, "size_probes", 200)
             budget = plan.planning_budget(time_limit)
             small = plan.estimate(tree, [], probes, seconds=budget, cancel=plan.deadline(
-                budget, signals.stopped)).nodes < AUTO_MIN_NODES
+                plan.WALK_CUTOFF * budget, signals.stopped)).nodes < AUTO_MIN_NODES
         if signals.raised:      # before the split: no subproblem yet, as a split run says
             result = tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
                                  jit_seconds=0.0, solutions=[])
