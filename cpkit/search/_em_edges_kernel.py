@@ -30,7 +30,9 @@ model whole (``_alldifferent``: a matching kept from call to call, Tarjan's comp
   smallest domain.  The lowest cell number on ties, the orientations in increasing order;
   every such placement is a node.  With a shaving limit (``_shave``) every orientation of
   each empty cell with at most that many is tried at the root and after each branching
-  placement's propagation, and removed if its propagation fails (trials are counted apart).
+  placement's propagation, and removed if its propagation fails (trials are counted apart,
+  and against a slice's budget: one node of a 16 x 16 board can make 300,000 trials, 15 s,
+  so a slice can end inside a node's shaving and the next goes on from the same trial).
   The trail records each
   removed orientation, each colour taken off an edge and each placement (the counters follow
   from the removals); a level undoes to its mark.
@@ -54,6 +56,7 @@ PC_ROOT = 0
 PC_ENTER = 1
 PC_TRY = 2
 PC_LEAVE = 3
+PC_SHAVE = 4          # shaving the node just placed (at the root: ``level`` is -1 meanwhile)
 
 # Branching rules.
 MIN_DOMAIN = 0
@@ -71,7 +74,15 @@ ST_PC = 1
 ST_NBUF = 2
 ST_TRAIL = 3          # trail top
 ST_STOP = 4           # stop on entering a node this many decisions deep (0: never)
-STATE_SIZE = 5
+ST_SHAVE_CELL = 5     # shaving's place: the cell being tried,
+ST_SHAVE_AT = 6       # the next of its class's orientations (-1: from the first),
+ST_SHAVE_REMOVED = 7  # and whether this pass removed anything
+STATE_SIZE = 8
+
+# What ``_shave`` returns.
+SHAVE_DONE = 0
+SHAVE_FAILED = 1
+SHAVE_PAUSED = 2      # its trials reached the budget; ``state`` says where it goes on
 
 # Counters.
 CT_SOLUTIONS = 0
@@ -509,25 +520,43 @@ def _undo(m, mark, top, placed, used, dom, size, sup, mask, trail, tl):
 
 
 @njit(cache=False)
-def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counters, limit):
+def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counters, limit,
+           state, budget):
     """Singleton tests: every orientation of every empty cell with at most ``limit`` of them
     is placed, propagated and taken back; one whose propagation fails leaves the domain (and
     that removal is propagated).  Passes repeat until one removes nothing, so the result is
-    the one greatest fixed point whatever the order.  Returns (ok, trail top)."""
+    the one greatest fixed point whatever the order.  After ``budget`` trials it pauses
+    between two of them, its place kept in ``state`` (``ST_SHAVE_*``; a pass starts with cell
+    0 and nothing removed), and a later call goes on from there: the same trials in the same
+    order.  Returns (``SHAVE_DONE`` | ``SHAVE_FAILED`` | ``SHAVE_PAUSED``, trail top)."""
     n_cells = m[M_N_CELLS]
     n_ori = m[M_N_ORI]
+    x = state[ST_SHAVE_CELL]
+    at = state[ST_SHAVE_AT]
+    removed = state[ST_SHAVE_REMOVED] != 0
+    made = 0
     while True:
-        removed = False
-        for x in range(n_cells):
+        while x < n_cells:
+            # Removals only shrink a domain: a cell let in before a pause still is.
             if placed[ix(x)] >= 0 or size[ix(x)] > limit:
+                x += 1
+                at = -1
                 continue
             k = m[ix(m[M_CELL_CLS] + x)]
-            for i in range(m[ix(m[M_CLS_START] + k)], m[ix(m[M_CLS_START] + k + 1)]):
-                if placed[ix(x)] >= 0:
-                    break
-                q = m[ix(m[M_CLS_ORI] + i)]
+            if at < 0:
+                at = m[ix(m[M_CLS_START] + k)]
+            while at < m[ix(m[M_CLS_START] + k + 1)] and placed[ix(x)] < 0:
+                q = m[ix(m[M_CLS_ORI] + at)]
                 if dom[ix(x * n_ori + q)] == 0:
+                    at += 1
                     continue
+                if made >= budget:
+                    state[ST_SHAVE_CELL] = x
+                    state[ST_SHAVE_AT] = at
+                    state[ST_SHAVE_REMOVED] = 1 if removed else 0
+                    return SHAVE_PAUSED, top
+                at += 1
+                made += 1
                 mark = top
                 propagated = counters[CT_PROPAGATED]
                 counters[CT_TRIALS] += 1
@@ -543,28 +572,26 @@ def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counte
                 removed = True
                 counters[CT_SHAVED] += 1
                 _reset_queues(tl)
-                top, n_ev = _remove(m, x, q, dom, size, sup, mask, trail, top, events, NO_EVENTS,
-                                    tl)
+                top, n_ev = _remove(m, np.int64(x), np.int64(q), dom, size, sup, mask, trail,
+                                    top, events, NO_EVENTS, tl)
                 ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top,
                                      events, n_ev, tl, counters)
                 if not ok:
-                    return False, top
+                    return SHAVE_FAILED, top
+            x += 1
+            at = -1
         if not removed:
-            return True, top
+            return SHAVE_DONE, top
+        x = 0
+        removed = False
 
 
-@njit(cache=False)
-def _settle(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl, counters,
-            shave):
-    """What follows every placement made outside propagation (the roots, each branch):
-    propagation to its fixed point, then shaving if its limit asks for any.  Returns (ok,
-    trail top)."""
-    ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl,
-                         counters)
-    if ok and shave > 1:
-        ok, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl,
-                         counters, shave)
-    return ok, top
+@njit(cache=False, inline="always")
+def _start_shave(state):
+    """Put shaving's place at the start of its first pass."""
+    state[ST_SHAVE_CELL] = 0
+    state[ST_SHAVE_AT] = -1
+    state[ST_SHAVE_REMOVED] = 0
 
 
 @njit(cache=False, inline="always")
@@ -603,8 +630,9 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
            branching, shave):
     """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered or
     ``node_budget`` nodes and shaving trials were made (a trial counts as a node there: a
-    node can make thousands, and a slice must stay short for a time limit or Ctrl-C to be
-    seen).  ``m`` is the model (``model_arrays``); ``dom``, ``size``
+    node can make hundreds of thousands, and a slice must stay short for a time limit or
+    Ctrl-C to be seen; a slice can end inside a node's shaving, ``PC_SHAVE``).  ``m`` is the
+    model (``model_arrays``); ``dom``, ``size``
     and ``sup`` start as the frame-filtered domains (``initial_domains``), ``mask`` with every
     colour on every edge.  ``roots`` holds (cell, orientation) pairs placed before the search
     (the hints); solutions are buffered as the orientation of each cell, and ``deepest`` keeps
@@ -655,17 +683,20 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
                 top, n_ev = _place(m, c, o, placed, used, dom, size, sup, mask, trail, top,
                                    events, n_ev, tl)
             if ok:
-                trials = counters[CT_TRIALS]
-                ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
-                                  n_ev, tl, counters, shave)
-                budget -= counters[CT_TRIALS] - trials
+                ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top, events,
+                                     n_ev, tl, counters)
             if not ok:
                 level = -1
                 pc = PC_LEAVE
                 status = DONE
                 break
-            level = 0
-            pc = PC_ENTER
+            if shave > 1:
+                level = -1          # the root's shaving: one level above the first node
+                _start_shave(state)
+                pc = PC_SHAVE
+            else:
+                level = 0
+                pc = PC_ENTER
         elif pc == PC_ENTER:
             if level == state[ST_STOP] and level > 0:
                 # A split run's frontier: leave the node unsearched; resuming leaves it.
@@ -728,15 +759,38 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
             _reset_queues(tl)
             top, n_ev = _place(m, lv[ix(r + L_CELL)], np.int64(cand[ix(p)]), placed, used, dom,
                                size, sup, mask, trail, top, events, NO_EVENTS, tl)
-            trials = counters[CT_TRIALS]
-            ok, top = _settle(m, placed, used, dom, size, sup, mask, trail, top, events,
-                              n_ev, tl, counters, shave)
-            budget -= counters[CT_TRIALS] - trials
-            if ok:
+            ok, top = _propagate(m, placed, used, dom, size, sup, mask, trail, top, events,
+                                 n_ev, tl, counters)
+            if ok and shave > 1:
+                _start_shave(state)
+                pc = PC_SHAVE
+            elif ok:
                 level += 1
                 pc = PC_ENTER
             else:
                 counters[CT_FAILS] += 1
+        elif pc == PC_SHAVE:
+            # After the root's placements (level -1) or a branching placement (its level).
+            if budget <= 0:
+                status = BUDGET_SPENT
+                break
+            trials = counters[CT_TRIALS]
+            shaved, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events,
+                                 tl, counters, shave, state, budget)
+            budget -= counters[CT_TRIALS] - trials
+            if shaved == SHAVE_PAUSED:
+                status = BUDGET_SPENT
+                break
+            if shaved == SHAVE_DONE:
+                level += 1
+                pc = PC_ENTER
+            elif level < 0:
+                pc = PC_LEAVE
+                status = DONE
+                break
+            else:
+                counters[CT_FAILS] += 1
+                pc = PC_TRY
         else:
             level -= 1
             if level < 0:
