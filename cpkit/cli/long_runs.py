@@ -160,6 +160,10 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     if args.json:
         print(json.dumps(out))
         return status
+    if est.probes == 0:
+        print(f"{getattr(model, 'name', '')}: no Monte-Carlo probe ended within the time limit "
+              f"({est.seconds:.2f} s): no estimate; one probe of this tree takes longer")
+        return status
     how = (f"probes end when {args.mc_remaining} pieces remain and search the rest"
            if stop is not None else "probes walk to a leaf")
     cut = f" of {args.monte_carlo:,} ({reason.replace('_', ' ')})" if reason != COMPLETE else ""

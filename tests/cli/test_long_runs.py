@@ -199,6 +199,24 @@ def test_monte_carlo_stops_at_the_time_limit_and_on_ctrl_c_with_its_estimate(tmp
     assert est["probes"] > 0 and est["estimated_nodes"] > 0
 
 
+def test_monte_carlo_whose_first_probe_outlasts_the_time_limit_says_it_has_no_estimate(tmp_path):
+    """One probe of a 16 x 16 board shaved at every node takes an hour: the time limit cuts it
+    (it once ran on, deaf to Ctrl-C), and there is no estimate to give rather than a wrong one
+    (NaN printed as "beyond the float range")."""
+    board = tmp_path / "b16.txt"
+    assert run_cli("generate", "edge-matching", "--size", "16", "--border-colors", "5",
+                   "--inner-colors", "17", "--seed", "1", "-o", str(board)).returncode == 0
+    probe = ["match", str(board), "--engine", "edges", "--shave", "all", "--monte-carlo", "5",
+             "--time-limit", "0.5"]
+    began = time.perf_counter()
+    proc = run_cli(*probe)
+    assert proc.returncode == 0 and time.perf_counter() - began < 60, proc.stderr
+    assert "no Monte-Carlo probe ended within the time limit" in proc.stdout
+    est = summary(run_cli(*probe, "--json").stdout)
+    assert est["probes"] == 0 and est["stop_reason"] == "time_limit"
+    assert est["estimated_nodes"] is None and est["probe_seconds"] < 10
+
+
 @pytest.mark.parametrize("suffix, magic", [(".png", b"\x89PNG"), (".svg", b"<?xml")])
 def test_render_writes_pictures(tmp_path, suffix, magic):
     pytest.importorskip("matplotlib")
