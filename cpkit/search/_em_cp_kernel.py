@@ -45,6 +45,8 @@ PC_ROOT = 0
 PC_ENTER = 1
 PC_TRY = 2
 PC_LEAVE = 3
+PC_SHAVE = 4            # shaving the node entered at ``level`` (a slice can end inside it)
+PC_BRANCH = 5           # the node entered at ``level``, shaved: a solution, or its branching
 
 # Return status.
 DONE = 0
@@ -83,6 +85,17 @@ G_SHAVED_FAIL = cp.G_SEARCH + 29    # shaving: nodes refuted (no value left)
 G_STOP = cp.G_SEARCH + 30           # stop on entering this level (0: never), for split runs
 O_SCAN = cp.G_SEARCH + 31           # m section: the cells in the brute force's scan order
 G_DEEPEST = cp.G_SEARCH + 32        # the most cells filled at a node entered
+G_SHAVE_CELL = cp.G_SEARCH + 33     # shaving's place: the cell being tried,
+G_SHAVE_AT = cp.G_SEARCH + 34       # its next candidate (-1: the cell is not begun),
+G_SHAVE_END = cp.G_SEARCH + 35      # the end of its candidates,
+G_SHAVE_SURVIVORS = cp.G_SEARCH + 36  # its values whose trial held so far,
+G_SHAVE_LAST = cp.G_SEARCH + 37     # the last of those,
+G_SHAVE_CHANGED = cp.G_SEARCH + 38  # and whether this pass placed something
+
+# What ``shave`` returns.
+SHAVE_DONE = 0
+SHAVE_FAILED = 1
+SHAVE_PAUSED = 2                    # its trials reached the budget; g says where it goes on
 
 #: ``branch_failed``'s ``full`` for "no solution below": a non-literal bool, so that the helper
 #: is compiled once (colorpair.py, "Helpers that are not inlined take their integers as int64").
@@ -336,15 +349,19 @@ def branch_failed(st, m, g, level, full):
 
 # ---------------------------------------------------------------------------------- shaving
 @njit(cache=False)
-def shave(st, m, g, level, cand, base):
+def shave(st, m, g, level, cand, base, budget):
     """Shaving at the node entered at ``level`` (its placements belong to level ``level - 1``):
     every empty cell that demands a pair and has at most ``G_SHAVE`` candidates has each tried
     (placed, propagated, taken back); the values that fail at once are excluded (with the
     failure's reason, resolved past the trial); a cell left with no value fails the node, a cell
     left with one gets it (a propagated placement; a cell that had a single candidate gets it
     without a trial first).  Passes repeat while they place something (a fixed point:
-    exclusions alone change no other cell's trials).  False on a failure, its explanation in
-    the propagator's first scratch row."""
+    exclusions alone change no other cell's trials).  ``SHAVE_FAILED`` on a failure, its
+    explanation in the propagator's first scratch row.
+
+    After ``budget`` trials it pauses between two of them (``SHAVE_PAUSED``), its place in
+    ``g`` (``G_SHAVE_*``; ``start_shave`` sets the first), the cell's candidates kept in
+    ``cand`` from ``base``; a later call goes on with the same trials in the same order."""
     n_cells = g[cp.G_CELLS]
     cells = g[cp.O_CELLS]
     limit = g[G_SHAVE]
@@ -352,32 +369,53 @@ def shave(st, m, g, level, cand, base):
     w = g[cp.G_WORDS]
     fail = g[cp.O_XROW]
     levels = g[cp.O_LEVEL]
-    changed = True
-    while changed:
-        changed = False
-        for c in range(n_cells):
+    c = g[G_SHAVE_CELL]
+    at = g[G_SHAVE_AT]
+    end = g[G_SHAVE_END]
+    survivors = g[G_SHAVE_SURVIVORS]
+    last = g[G_SHAVE_LAST]
+    changed = g[G_SHAVE_CHANGED] != 0
+    made = 0
+    while True:
+        while c < n_cells:
             r = cells + c * cp.CELL_STRIDE
-            if m[ix(r + cp.C_ORI)] >= 0 or m[ix(r + cp.C_KNOWN)] < 2:
-                continue
-            demands = False
-            for k in range(cp.N_SLOTS):
-                if m[ix(r + cp.C_DPAIR + k)] >= 0:
-                    demands = True
-            if not demands:
-                continue
-            end = cp.candidates(st, m, g, c, cand, base)
-            end = _drop_excluded(m, g, c, cand, base, end)
-            if end - base > limit:
-                continue
-            survivors = 0
-            last = -1
-            if end - base == 1:
-                # A single value: placing it is its own trial (a failure fails the node).
-                survivors = 1
-                last = np.int64(m[ix(cand + base)])
-                end = base
-            for i in range(base, end):
-                o = np.int64(m[ix(cand + i)])
+            if at < 0:
+                if m[ix(r + cp.C_ORI)] >= 0 or m[ix(r + cp.C_KNOWN)] < 2:
+                    c += 1
+                    continue
+                demands = False
+                for k in range(cp.N_SLOTS):
+                    if m[ix(r + cp.C_DPAIR + k)] >= 0:
+                        demands = True
+                if not demands:
+                    c += 1
+                    continue
+                end = cp.candidates(st, m, g, c, cand, base)
+                end = _drop_excluded(m, g, c, cand, base, end)
+                if end - base > limit:
+                    c += 1
+                    continue
+                survivors = 0
+                last = -1
+                if end - base == 1:
+                    # A single value: placing it is its own trial (a failure fails the node).
+                    survivors = 1
+                    last = np.int64(m[ix(cand + base)])
+                    end = base
+                at = base
+            while at < end:
+                if made >= budget:
+                    g[G_SHAVE_CELL] = c
+                    g[G_SHAVE_AT] = at
+                    g[G_SHAVE_END] = end
+                    g[G_SHAVE_SURVIVORS] = survivors
+                    g[G_SHAVE_LAST] = last
+                    g[G_SHAVE_CHANGED] = 1 if changed else 0
+                    g[cp.G_LEVEL_NOW] = level - 1
+                    return SHAVE_PAUSED
+                o = np.int64(m[ix(cand + at)])
+                at += 1
+                made += 1
                 mark = g[cp.G_TRAIL]
                 g[cp.G_LEVEL_NOW] = level
                 m[ix(levels + c)] = level
@@ -393,7 +431,7 @@ def shave(st, m, g, level, cand, base):
                             cp.undo_to(st, m, g, mark)
                             g[cp.G_LEVEL_NOW] = level - 1
                             g[G_SHAVED_FAIL] += 1
-                            return False
+                            return SHAVE_FAILED
                         k = _exclude(m, g, c, o)
                         ex.copy(g, g[O_XREASON] + k * w, fail, w)
                     else:
@@ -411,7 +449,7 @@ def shave(st, m, g, level, cand, base):
                 if explain:
                     ex.clear(g, fail, w)
                     _why_not(st, m, g, c, fail)
-                return False
+                return SHAVE_FAILED
             if survivors == 1:
                 if explain:
                     reason = g[cp.O_REASON] + c * w
@@ -421,17 +459,35 @@ def shave(st, m, g, level, cand, base):
                 g[G_SHAVED_IN] += 1
                 cp.assign(st, m, g, c, last)
                 if not cp.propagate(st, m, g):
-                    return False
+                    return SHAVE_FAILED
                 changed = True
-    return True
+            c += 1
+            at = -1
+        if not changed:
+            return SHAVE_DONE
+        c = 0
+        at = -1
+        changed = False
+
+
+@njit(cache=False, inline="always")
+def start_shave(g):
+    """Put shaving's place at the start of its first pass."""
+    g[G_SHAVE_CELL] = 0
+    g[G_SHAVE_AT] = -1
+    g[G_SHAVE_END] = 0
+    g[G_SHAVE_SURVIVORS] = 0
+    g[G_SHAVE_LAST] = -1
+    g[G_SHAVE_CHANGED] = 0
 
 
 @njit(cache=True, _nrt=False)
 def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     """Run from the saved state (``g[G_LEVEL]``, ``g[G_PC]``) until done, ``max_in_buf``
     solutions are buffered, ``node_budget`` nodes and shaving trials were made (a node can make
-    thousands of trials; a slice must stay short for a time limit or Ctrl-C to be seen), or a
-    node at level ``g[G_STOP]`` (if > 0) is entered.  The root placements (hints) are made
+    hundreds of thousands of trials; a slice must stay short for a time limit or Ctrl-C to be
+    seen, so it can end inside a node's shaving, ``PC_SHAVE``), or a node at level
+    ``g[G_STOP]`` (if > 0) is entered.  The root placements (hints) are made
     first, with propagation.  Solutions are buffered as the orientation on each cell;
     ``deepest`` holds the placements of the deepest node entered so far (``g[G_DEEPEST]``
     cells filled, propagation included).
@@ -479,24 +535,40 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 g[G_DEEPEST] = n_cells - g[cp.G_EMPTY]
                 for c in range(n_cells):
                     deepest[ix(c)] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
+            pc = PC_BRANCH
             if g[cp.G_EMPTY] > 0:
                 if budget <= 0:
+                    pc = PC_ENTER
                     status = BUDGET_SPENT
                     break
                 if g[G_SHAVE] > 0:
-                    g[cp.G_LEVEL_NOW] = level - 1
-                    trials = g[G_TRIALS]
-                    shaved = shave(st, m, g, level, cand, base)
-                    budget -= g[G_TRIALS] - trials
-                    if not shaved:
-                        level = branch_failed(st, m, g, level - 1, NOT_FULL) if level > 0 else -1
-                        if level < 0:
-                            level = 0
-                            pc = PC_LEAVE
-                            status = DONE
-                            break
-                        pc = PC_TRY
-                        continue
+                    start_shave(g)
+                    pc = PC_SHAVE
+        elif pc == PC_SHAVE:
+            if budget <= 0:
+                status = BUDGET_SPENT
+                break
+            base = m[ix(lv + (level - 1) * LV_STRIDE + L_END)] if level > 0 else 0
+            g[cp.G_LEVEL_NOW] = level - 1
+            trials = g[G_TRIALS]
+            shaved = shave(st, m, g, level, cand, base, budget)
+            budget -= g[G_TRIALS] - trials
+            if shaved == SHAVE_PAUSED:
+                status = BUDGET_SPENT
+                break
+            if shaved == SHAVE_FAILED:
+                level = branch_failed(st, m, g, level - 1, NOT_FULL) if level > 0 else -1
+                if level < 0:
+                    level = 0
+                    pc = PC_LEAVE
+                    status = DONE
+                    break
+                pc = PC_TRY
+                continue
+            pc = PC_BRANCH
+        elif pc == PC_BRANCH:
+            r = lv + level * LV_STRIDE
+            base = m[ix(r - LV_STRIDE + L_END)] if level > 0 else 0
             m[ix(r + L_FULL)] = 0
             if explain:
                 ex.clear(g, g[O_ACC] + level * w, w)
