@@ -471,6 +471,13 @@ def shave(st, m, g, level, cand, base, budget):
 
 
 @njit(cache=False, inline="always")
+def _cand_base(m, lv, level):
+    """Where the candidates of the node entered at ``level`` start in ``cand``: after those
+    of the level above."""
+    return m[ix(lv + (level - 1) * LV_STRIDE + L_END)] if level > 0 else 0
+
+
+@njit(cache=False, inline="always")
 def start_shave(g):
     """Put shaving's place at the start of its first pass."""
     g[G_SHAVE_CELL] = 0
@@ -522,7 +529,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
             pc = PC_ENTER
         elif pc == PC_ENTER:
             r = lv + level * LV_STRIDE
-            base = m[ix(r - LV_STRIDE + L_END)] if level > 0 else 0
+            base = _cand_base(m, lv, level)
             if level == stop:
                 m[ix(r + L_CELL)] = -1
                 m[ix(r + L_PTR)] = base
@@ -535,20 +542,19 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 g[G_DEEPEST] = n_cells - g[cp.G_EMPTY]
                 for c in range(n_cells):
                     deepest[ix(c)] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
-            pc = PC_BRANCH
-            if g[cp.G_EMPTY] > 0:
-                if budget <= 0:
-                    pc = PC_ENTER
-                    status = BUDGET_SPENT
-                    break
-                if g[G_SHAVE] > 0:
-                    start_shave(g)
-                    pc = PC_SHAVE
+            if g[cp.G_EMPTY] > 0 and budget <= 0:
+                status = BUDGET_SPENT
+                break
+            if g[cp.G_EMPTY] > 0 and g[G_SHAVE] > 0:
+                start_shave(g)
+                pc = PC_SHAVE
+            else:
+                pc = PC_BRANCH
         elif pc == PC_SHAVE:
             if budget <= 0:
                 status = BUDGET_SPENT
                 break
-            base = m[ix(lv + (level - 1) * LV_STRIDE + L_END)] if level > 0 else 0
+            base = _cand_base(m, lv, level)
             g[cp.G_LEVEL_NOW] = level - 1
             trials = g[G_TRIALS]
             shaved = shave(st, m, g, level, cand, base, budget)
@@ -568,7 +574,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
             pc = PC_BRANCH
         elif pc == PC_BRANCH:
             r = lv + level * LV_STRIDE
-            base = m[ix(r - LV_STRIDE + L_END)] if level > 0 else 0
+            base = _cand_base(m, lv, level)
             m[ix(r + L_FULL)] = 0
             if explain:
                 ex.clear(g, g[O_ACC] + level * w, w)
