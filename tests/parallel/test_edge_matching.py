@@ -328,7 +328,9 @@ def test_dask_tasks_send_their_figures_and_states_while_they_search(tmp_path, mo
     [(index, path)] = paths.items()
     figures = [running[index] for running, _ in seen if index in running]
     states = [states[index] for _, states in seen if index in states]
-    assert figures and 0 < figures[-1]["nodes"] < whole.stats.nodes
+    # The last report can come after the last slice, with the whole count, and reach a poll
+    # before the part does (seen once, bounds-checked): some report must be from mid-search.
+    assert any(0 < f["nodes"] < whole.stats.nodes for f in figures)
     assert states
     tree = split_em.prepare_edges(cpkit.load(board), {})
     assert 0 < tree.state_nodes(states[-1]) < whole.stats.nodes
