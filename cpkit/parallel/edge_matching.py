@@ -118,18 +118,18 @@ class EdgeMatchingTree:
         """Search below ``path`` down to the nodes ``decisions`` choices deeper, appending
         their paths to ``paths`` in depth-first order (solutions met above them go to
         ``sink``); returns the search (for its figures) and whether it finished, which it
-        does unless ``cancel()`` (asked every ``FRONTIER_SLICE`` nodes) says stop."""
+        does unless ``cancel()`` (asked before every ``FRONTIER_SLICE`` nodes) says stop."""
         search = self._search(path, store, sink)
         search.stop_after(decisions)
         while True:
+            if cancel is not None and cancel():
+                return search, False
             finished, _ = search.step(1 << 30, FRONTIER_SLICE if cancel else 1 << 62)
             if search.at_stop:
                 paths.append(list(path) + [c * self.n_orientations + o
                                            for c, o in search.decisions()])
             elif finished:
                 return search, True
-            if cancel is not None and cancel():
-                return search, False
 
     def _part(self, searches: list, count: int, complete: bool, seconds: float,
               solutions: list[list[int]], cpu_start: float) -> Part:

@@ -200,22 +200,55 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         tree = prepared_tree(job)
         if tree.proof is not None:
             return tree.proof
+        clock = RunClock(time_limit, signals.stopped)
         small = False
         if workers is None and not distributed and not durable and not signals.raised:
             probes = getattr(tree, "size_probes", 200)
             budget = plan.planning_budget(time_limit)
             small = plan.estimate(tree, [], probes, seconds=budget, cancel=plan.deadline(
-                plan.WALK_CUTOFF * budget, signals.stopped)).nodes < AUTO_MIN_NODES
+                plan.WALK_CUTOFF * budget, clock.over)).nodes < AUTO_MIN_NODES
         if signals.raised:      # before the split: no subproblem yet, as a split run says
             result = tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
                                  jit_seconds=0.0, solutions=[])
             result.stats.extra.update(subproblems=0, subproblems_done=0)
             return result
         if small:
-            return _in_process(tree, limit, time_limit, count_only, on_solution, max_stored)
+            return _in_process(tree, limit, clock.left(), count_only, on_solution, max_stored)
         return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
                            count_only, on_solution, checkpoint, resume, checkpoint_every,
-                           progress, source, subproblems, max_stored).run(signals)
+                           progress, source, subproblems, clock, max_stored).run(signals)
+
+
+class RunClock:
+    """The time limit of a run that may split: it counts from the end of preparation (the
+    engine compiled, the tree built) and covers planning, the split and the subproblems, so
+    that ``--time-limit 10`` ends a run about ten seconds later whatever the planning costs
+    (its tree-size walks can be slow: a 16 x 16 board shaved at every node).  Waiting for
+    the workers to start is start-up, as the compilation is, and is not counted."""
+
+    def __init__(self, time_limit: float | None, stopped: Callable[[], bool]):
+        self.time_limit, self.stopped = time_limit, stopped
+        self.began = time.perf_counter()
+        self.paused = 0.0
+
+    def left(self) -> float | None:
+        """Seconds of the limit left (never below 0), None without a limit."""
+        if self.time_limit is None:
+            return None
+        spent = time.perf_counter() - self.began - self.paused
+        return max(0.0, self.time_limit - spent)
+
+    def over(self) -> bool:
+        """A ``cancel`` for planning and the split: a Ctrl-C or SIGTERM, or the limit spent."""
+        return self.stopped() or self.left() == 0.0
+
+    def start_up(self, wait: Callable[[], Any]) -> Any:
+        """``wait()``, not counted against the limit."""
+        began = time.perf_counter()
+        try:
+            return wait()
+        finally:
+            self.paused += time.perf_counter() - began
 
 
 def search_line(model: Any, family: str, engine: str,
@@ -312,8 +345,9 @@ class InOrder:
 class Coordinator:
     def __init__(self, job: Job, tree, workers: int, client, scheduler, limit, time_limit,
                  count_only, on_solution, checkpoint, resume, checkpoint_every, progress,
-                 source, subproblems, max_stored=None):
+                 source, subproblems, clock: RunClock, max_stored=None):
         self.job, self.tree, self.workers = job, tree, workers
+        self.clock = clock
         self.client, self.scheduler = client, scheduler
         self.limit, self.time_limit = limit, time_limit
         self.store = not count_only
@@ -346,20 +380,16 @@ class Coordinator:
     def _split(self, workers: int, signals: StopSignals
                ) -> tuple[Frontier, Checkpoint | None, float]:
         """The subproblems: from the checkpoint being resumed, or a fresh split, and the
-        seconds its frontier searches took.  A Ctrl-C or the time limit (which counts the
-        frontier searches, not the estimate before them) leaves the split unfinished; no
-        checkpoint is started from that."""
+        seconds its frontier searches took.  A Ctrl-C or the time limit (``RunClock``) leaves
+        the split unfinished; no checkpoint is started from that."""
         if self._resumed is not None:
             return self._resumed.frontier(), self._resumed, 0.0
         budget = plan.planning_budget(self.time_limit)
-        stopped = signals.stopped
         target = self.subproblems or plan.subproblem_target(self.tree, workers, seconds=budget,
-                                                             cancel=stopped)[0]
+                                                             cancel=self.clock.over)[0]
         began = time.time()
-        deadline = None if self.time_limit is None else began + self.time_limit
         enough = None if self.subproblems else plan.MIN_PER_WORKER * workers
-        frontier = plan.split(self.tree, target, self.store, lambda: (
-            stopped() or (deadline is not None and time.time() >= deadline)), enough)
+        frontier = plan.split(self.tree, target, self.store, self.clock.over, enough)
         ck = None
         if self.checkpoint_file is not None and frontier.above.complete:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier,
@@ -395,7 +425,7 @@ class Coordinator:
         self._resumed = self._load_resumed()
         backend = self._backend(signals)
         try:
-            backend.start(self.job)
+            self.clock.start_up(lambda: backend.start(self.job))
             return self._run(backend, signals)
         finally:
             backend.close()
@@ -418,7 +448,7 @@ class Coordinator:
         sizes = [1.0] * len(frontier.paths)
         if self.show_progress:
             budget = plan.planning_budget(self.time_limit)
-            stopped = signals.stopped
+            stopped = self.clock.over
             if self._streams():
                 sizes = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget,
                                               cancel=stopped)
@@ -438,12 +468,11 @@ class Coordinator:
         saving = ck is not None and self.checkpoint_file is not None
         if saving:
             ck.save(self.checkpoint_file)
-        started = backend.ready()
+        started = self.clock.start_up(backend.ready)
 
         start = time.perf_counter()
-        # The frontier search is search too: the subproblems get what is left of the limit.
-        deadline = None if self.time_limit is None else (
-            time.time() + max(0.0, self.time_limit - split_seconds))
+        left = self.clock.left()
+        deadline = None if left is None else time.time() + left
         # A checkpointed run asks for the running subproblems' states as often as it saves.
         spec = TaskSpec(self.store, self.limit, deadline, self.max_stored,
                         self.checkpoint_every if saving else None)
