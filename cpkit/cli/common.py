@@ -80,6 +80,17 @@ def nodes_phrase(result: Result) -> str:
     return f"{result.stats.nodes:,} {node_units(result)[0]}"
 
 
+def planning_phrase(result: Result) -> str:
+    """A split run's planning in the summary line (``, planning 2.95 s``; nothing for a run in
+    one process): the tree-size estimates, which spend the time limit too and would otherwise
+    leave a time-limited run's search seconds unexplained.  ``plan_seconds`` holds the
+    frontier search as well, which the search seconds count already."""
+    extra = result.stats.extra
+    if "plan_seconds" not in extra:
+        return ""
+    return f", planning {max(0.0, extra['plan_seconds'] - extra.get('split_seconds', 0.0)):.2f} s"
+
+
 def finish(result: Result, as_json: bool, text: str) -> int:
     """Print the summary (text or JSON) and choose the exit status."""
     if as_json:

@@ -6,7 +6,7 @@ from ..io.dlx_format import read_dlx
 from ..search import supported
 from . import long_runs
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish,
-                     nodes_phrase)
+                     nodes_phrase, planning_phrase)
 
 
 def add_parser(sub) -> None:
@@ -49,5 +49,5 @@ def run(args) -> int:
     state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
     covers = "exact cover" if result.count == 1 else "exact covers"
     text = (f"{cover.name}: {result.count:,} {covers}, {state}; engine {result.engine}, "
-            f"{nodes_phrase(result)}, search {result.seconds:.3f} s")
+            f"{nodes_phrase(result)}, search {result.seconds:.3f} s{planning_phrase(result)}")
     return finish(result, args.json, text)

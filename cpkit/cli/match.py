@@ -14,7 +14,7 @@ from ..search.em_cp import DEFAULT_HEURISTIC
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, node_units,
-                     nodes_phrase, non_negative_int, render_first)
+                     nodes_phrase, non_negative_int, planning_phrase, render_first)
 
 
 def add_parser(sub) -> None:
@@ -201,5 +201,6 @@ def run(args) -> int:
     rate = f"{extra.get('nodes_per_s', 0):,} {node_units(result)[1]}"
     text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}{deepest}; "
             f"engine {result.engine}, {nodes_phrase(result)}{propagated}, search "
-            f"{result.seconds:.3f} s ({rate}), jit {result.jit_seconds:.2f} s")
+            f"{result.seconds:.3f} s ({rate}){planning_phrase(result)}, "
+            f"jit {result.jit_seconds:.2f} s")
     return finish(result, args.json, text)

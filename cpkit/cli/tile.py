@@ -11,7 +11,7 @@ from ..search import supported
 from ..search.tiling import UNIQUE_MODES
 from . import long_runs
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
-                     non_negative_int, positive_int, render_first)
+                     non_negative_int, planning_phrase, positive_int, render_first)
 
 
 def add_parser(sub) -> None:
@@ -167,7 +167,8 @@ def run(args) -> int:
         proof = f" (proved by {note}, no search needed)" if note else ""
         text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}){proof}, {state}; "
                 f"engine {result.engine}, {search_effort(result)}, "
-                f"search {result.seconds:.3f} s, jit {result.jit_seconds:.2f} s")
+                f"search {result.seconds:.3f} s{planning_phrase(result)}, "
+                f"jit {result.jit_seconds:.2f} s")
         status = max(status, finish(result, args.json, text))
     return status
 
