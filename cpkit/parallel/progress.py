@@ -107,6 +107,29 @@ class _Line:
                 self._shown = False
 
 
+#: The planning line appears once planning has lasted this long: most plans take under a
+#: second, and a line drawn for a moment only flickers.
+PLAN_QUIET_SECONDS = 1.0
+
+
+class PlanLine(_Line):
+    """A split run's line while it plans: what it is doing (``stage``) and for how long.  Most
+    plans take under a second, but the frontier search of a large puzzle (the 15 x 14 hexomino
+    parallelogram's: 14 s) or the walks of a slow tree (a 16 x 16 board shaved at every node:
+    until the time limit) left the terminal silent.  ``tick`` is called from the planning's
+    ``cancel``, which every step asks often (between slices, at every level of a walk)."""
+
+    def __init__(self, enabled: bool | float, stream: TextIO | None = None):
+        super().__init__(enabled, stream)
+        self.stage = ""
+
+    def tick(self) -> None:
+        elapsed = time.perf_counter() - self.start
+        if elapsed < PLAN_QUIET_SECONDS or not self._due(False):
+            return
+        self._draw(f"planning: {self.stage}  {duration(elapsed)}")
+
+
 class Progress(_Line):
     """A split run's line.  ``n_cells`` (edge matching) adds the deepest board so far."""
 

@@ -23,7 +23,7 @@ from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from . import backends, plan, splitter
 from .checkpoint import Checkpoint, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
-from .progress import Progress, SearchLine, SolverLine
+from .progress import PlanLine, Progress, SearchLine, SolverLine
 from .protocol import Frontier, Part
 
 #: Seed of the progress line's size estimates, apart from those that order the subproblems.
@@ -385,11 +385,12 @@ class Coordinator:
         if self._resumed is not None:
             return self._resumed.frontier(), self._resumed, 0.0
         budget = plan.planning_budget(self.time_limit)
-        target = self.subproblems or plan.subproblem_target(self.tree, workers, seconds=budget,
-                                                             cancel=self.clock.over)[0]
+        target = self.subproblems or plan.subproblem_target(
+            self.tree, workers, seconds=budget, cancel=self._watch("estimating the tree"))[0]
         began = time.time()
         enough = None if self.subproblems else plan.MIN_PER_WORKER * workers
-        frontier = plan.split(self.tree, target, self.store, self.clock.over, enough)
+        frontier = plan.split(self.tree, target, self.store,
+                              self._watch("splitting the tree into subproblems"), enough)
         ck = None
         if self.checkpoint_file is not None and frontier.above.complete:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier,
@@ -430,7 +431,24 @@ class Coordinator:
         finally:
             backend.close()
 
+    def _watch(self, stage: str) -> Callable[[], bool]:
+        """The ``cancel`` of a planning step (``RunClock.over``), which draws the planning
+        line on the way, saying ``stage``."""
+        self._planning.stage = stage
+
+        def over() -> bool:
+            self._planning.tick()
+            return self.clock.over()
+        return over
+
     def _run(self, backend, signals: StopSignals) -> Result:
+        self._planning = PlanLine(self.show_progress)
+        try:
+            return self._plan_and_search(backend, signals)
+        finally:
+            self._planning.clear()
+
+    def _plan_and_search(self, backend, signals: StopSignals) -> Result:
         # While the workers start: split, and (for the progress line) estimate each
         # subproblem's size.  Depth-first order balances well already (docs/architecture.md);
         # with estimates at hand, the largest go first, unless solutions are being handed out
@@ -440,7 +458,7 @@ class Coordinator:
         frontier, ck, searched = self._split(backend.workers, signals)
         if not frontier.above.complete:         # a Ctrl-C or the time limit during the split
             reason = INTERRUPTED if signals.raised else TIME_LIMIT
-            return self._merge(frontier, {}, {}, reason, searched, frontier.above.seconds,
+            return self._merge(frontier, {}, {}, reason, searched, searched,
                                {"plan_seconds": time.perf_counter() - split_start}, backend,
                                ck)
         done: dict[int, Part] = dict(ck.done) if ck is not None else {}
@@ -448,7 +466,7 @@ class Coordinator:
         sizes = [1.0] * len(frontier.paths)
         if self.show_progress:
             budget = plan.planning_budget(self.time_limit)
-            stopped = self.clock.over
+            stopped = self._watch("estimating the subproblems")
             if self._streams():
                 sizes = plan.subproblem_sizes(self.tree, frontier.paths, seconds=budget,
                                               cancel=stopped)
@@ -462,6 +480,7 @@ class Coordinator:
                 sizes = plan.subproblem_sizes(self.tree, frontier.paths, seed=LINE_SEED,
                                               seconds=budget / 2, cancel=stopped)
         plan_seconds = time.perf_counter() - split_start
+        self._planning.clear()
         # The frontier search is part of the search; the rest of the planning is start-up.
         split_seconds = frontier.above.seconds if ck is None or self.resume_file is None else 0.0
         # A resumed run without --checkpoint reads the file and never writes it.

@@ -206,7 +206,8 @@ def _interrupt_once_the_line_shows_the_workers(monkeypatch, deepest_above: int =
 
 
 def _drawn_lines(capsys) -> list[str]:
-    return [line for line in capsys.readouterr().err.split("\r") if "subproblems" in line]
+    return [line for line in capsys.readouterr().err.split("\r")
+            if "subproblems" in line and "planning: " not in line]
 
 
 def _rate(line: str) -> float:
@@ -332,3 +333,34 @@ def test_progress_is_true_false_or_a_positive_number_of_seconds(progress):
 
     with pytest.raises(InputError, match="progress must be True, False or a positive number"):
         cpkit.solve(str(TILING / "somacube.txt"), workers=1, progress=progress)
+
+
+def test_the_planning_line_waits_a_second_then_says_what_the_run_does(monkeypatch):
+    from cpkit.parallel import progress
+
+    out = io.StringIO()
+    line = progress.PlanLine(True, out)
+    line.stage = "splitting the tree into subproblems"
+    line.tick()
+    assert out.getvalue() == ""                    # under a second: no line to flicker
+    monkeypatch.setattr(line, "start", time.perf_counter() - 3.2)
+    line.tick()
+    assert "planning: splitting the tree into subproblems  3s" in out.getvalue()
+    line.clear()
+    assert out.getvalue().endswith("\r")
+
+
+def test_a_long_split_logs_the_planning_line(
+        tiling_instance, capsys, tmp_path):
+    """The 15 x 14 hexomino parallelogram's frontier search takes many seconds: the terminal
+    said nothing until the summary.  Logged (``progress`` a number), a line every interval."""
+    import cpkit
+
+    puzzle = tiling_instance("hexominoes_15x14_parallelogram.txt")
+    result = cpkit.solve(puzzle, workers=1, checkpoint=str(tmp_path / "ck"), count_only=True,
+                         source={"test": "planning line"}, subproblems=10**6, time_limit=2.5,
+                         progress=0.25)
+    assert result.stop_reason == "time_limit"
+    logged = [s for s in capsys.readouterr().err.splitlines() if s.startswith("planning: ")]
+    assert logged and all(s.startswith("planning: splitting the tree") for s in logged)
+    assert len(logged) >= 3
