@@ -56,7 +56,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=positive_int, metavar="N",
                    help="stop after N solutions")
     p.add_argument("--time-limit", type=positive_float, metavar="S",
-                   help="stop after S seconds of search (the count so far is reported)")
+                   help="stop after S seconds (the count so far is reported); a split "
+                   "run's planning counts, compiling the engines does not")
     p.add_argument("--json", action="store_true",
                    help="end the output with one JSON summary line")
 
