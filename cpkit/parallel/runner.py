@@ -359,6 +359,7 @@ class Coordinator:
         self.source = source
         self.subproblems = subproblems
         self._resumed: Checkpoint | None = None
+        self._planning = PlanLine(False)         # drawn while a run plans (``_run``)
 
     def _recorded_options(self) -> dict[str, Any]:
         """What a checkpoint must agree on: the engine and every option shaping its search,
