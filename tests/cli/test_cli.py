@@ -33,7 +33,6 @@ def test_tile_json_is_the_last_line(capsys):
         assert key in summary
 
 
-
 def test_a_split_run_says_how_long_it_planned(capsys):
     """The summary line of a split run gives its planning (the estimates before the frontier
     search, which spend a time limit too); a run in one process plans nothing."""
@@ -43,6 +42,7 @@ def test_a_split_run_says_how_long_it_planned(capsys):
     planned = re.search(r"search [\d.]+ s, planning ([\d.]+) s, jit", split)
     assert planned and float(planned.group(1)) > 0
     assert "planning" not in alone and "480 solutions" in split and "480 solutions" in alone
+
 
 def test_tile_prints_letter_grids(capsys):
     status, out, _ = run(capsys, "tile", str(TILING / "pentominoes_20x3.txt"), "--unique", "raw",

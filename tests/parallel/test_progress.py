@@ -350,8 +350,7 @@ def test_the_planning_line_waits_a_second_then_says_what_the_run_does(monkeypatc
     assert out.getvalue().endswith("\r")
 
 
-def test_a_long_split_logs_the_planning_line(
-        tiling_instance, capsys, tmp_path):
+def test_a_long_split_logs_the_planning_line(tiling_instance, capsys, tmp_path):
     """The 15 x 14 hexomino parallelogram's frontier search takes many seconds: the terminal
     said nothing until the summary.  Logged (``progress`` a number), a line every interval."""
     import cpkit
