@@ -29,7 +29,7 @@ from ..result import Result, Stats
 from ..search import _dlx_kernel as K
 from ..search import dlx
 from ..search.driver import StopSearch, drive
-from .protocol import Frontier, Part, Path, Probe
+from .protocol import Frontier, Part, Path, Probe, capped
 
 
 def worker_id() -> str:
@@ -97,8 +97,8 @@ class DlxTree:
                     complete=complete, seconds=seconds, solutions=solutions,
                     cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
 
-    def frontier(self, depth: int, store: bool,
-                 cancel: Callable[[], bool] | None = None) -> Frontier:
+    def frontier(self, depth: int, store: bool, cancel: Callable[[], bool] | None = None,
+                 max_paths: int | None = None) -> Frontier:
         paths: list[Path] = []
         shallow: list[tuple[int, list[int]]] = []
 
@@ -111,7 +111,7 @@ class DlxTree:
         search = self._fresh(on_rows, rows_needed)
         search.stop_level = depth
         outcome = drive(lambda n, b: self._frontier_step(search, paths, n, b), limit=None,
-                        time_limit=None, cancel=cancel)
+                        time_limit=None, cancel=capped(cancel, paths, max_paths))
         count = len(shallow) if rows_needed else search.solutions
         above = self._part(search, count, outcome.complete, outcome.seconds,
                            [s for _, s in shallow] if store else [], cpu)

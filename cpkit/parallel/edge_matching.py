@@ -45,7 +45,7 @@ from ..search.driver import DriveOutcome, drive, reporter
 from ..search.edge_matching import (CELL_RULES, DEFAULT_SHAVE, check_unique, deepest_search,
                                     shave_limit)
 from .dlx import worker_id
-from .protocol import Frontier, Part, Path, Probe
+from .protocol import Frontier, Part, Path, Probe, capped
 
 #: The CP engine's options (``em_cp.solve``'s keywords) and their defaults.
 CP_OPTIONS = dict(heuristic=em_cp.DEFAULT_HEURISTIC, contradiction=True, instantiation=True,
@@ -162,8 +162,8 @@ class EdgeMatchingTree:
         return self.puzzle.solution_from_orientations(solution)
 
     # ------------------------------------------------------------------ the protocol
-    def frontier(self, depth: int, store: bool,
-                 cancel: Callable[[], bool] | None = None) -> Frontier:
+    def frontier(self, depth: int, store: bool, cancel: Callable[[], bool] | None = None,
+                 max_paths: int | None = None) -> Frontier:
         if depth <= 1:
             return Frontier(1, [[r] for r in range(len(self.roots))], Part(worker=worker_id()))
         cpu = time.thread_time()
@@ -175,8 +175,9 @@ class EdgeMatchingTree:
             shallow.append((len(paths), [int(o) for o in row] if store else []))
 
         searches, complete = [], True
+        stop = capped(cancel, paths, max_paths)
         for r in range(len(self.roots)):
-            search, complete = self._open_nodes([r], depth - 1, True, sink, paths, cancel)
+            search, complete = self._open_nodes([r], depth - 1, True, sink, paths, stop)
             searches.append(search)
             if not complete:
                 break

@@ -33,7 +33,7 @@ from ..result import Result, Stats
 from ..search import hybrid, tiling
 from ..search.driver import drive
 from .dlx import SubproblemSink, worker_id
-from .protocol import Frontier, Part, Path, Probe
+from .protocol import Frontier, Part, Path, Probe, capped
 
 #: The FILA engine alone is the hybrid with the switch at the root.
 FILA_ALONE = "fila"
@@ -91,8 +91,8 @@ class HybridTree:
         return self.puzzle.tiling_from_images(np.asarray(solution, dtype=np.int64))
 
     # ------------------------------------------------------------------ the protocol
-    def frontier(self, depth: int, store: bool,
-                 cancel: Callable[[], bool] | None = None) -> Frontier:
+    def frontier(self, depth: int, store: bool, cancel: Callable[[], bool] | None = None,
+                 max_paths: int | None = None) -> Frontier:
         paths: list[Path] = []
         shallow: list[tuple[int, list[int]]] = []
 
@@ -110,7 +110,8 @@ class HybridTree:
                 paths.append([int(i) for i in search.placed_images()])
             return finished, new
 
-        outcome = drive(step, limit=None, time_limit=None, cancel=cancel)
+        outcome = drive(step, limit=None, time_limit=None,
+                        cancel=capped(cancel, paths, max_paths))
         above = self._part(len(shallow), outcome.complete, outcome.seconds,
                            [s for _, s in shallow] if store else [], cpu)
         return Frontier(depth, paths, above, shallow if store else [])

@@ -155,6 +155,16 @@ class Probe:
         return nodes + below, (weight * self.count if self.count else 0.0)
 
 
+def capped(cancel: Callable[[], bool] | None, paths: list[Path], max_paths: int | None
+           ) -> Callable[[], bool] | None:
+    """The ``cancel`` of a frontier search that appends its open nodes to ``paths``: true once
+    ``cancel()`` is, or once ``paths`` holds more than ``max_paths`` (None: no bound).  The
+    engines' frontier searches ask it after every open node they meet."""
+    if max_paths is None:
+        return cancel
+    return lambda: len(paths) > max_paths or (cancel is not None and cancel())
+
+
 class Splittable(Protocol):
     """A prepared, deterministic search of one model that can be split into subtrees.
 
@@ -167,11 +177,13 @@ class Splittable(Protocol):
     #: The deepest level a path can have.
     max_depth: int
 
-    def frontier(self, depth: int, store: bool,
-                 cancel: Callable[[], bool] | None = None) -> Frontier:
+    def frontier(self, depth: int, store: bool, cancel: Callable[[], bool] | None = None,
+                 max_paths: int | None = None) -> Frontier:
         """Search the tree above ``depth``; stop at every open node of that depth.  ``cancel``
         is asked now and then: True ends the search early, ``above.complete`` then False and
-        ``paths`` only those met so far."""
+        ``paths`` only those met so far.  A search may also end so once it has met more than
+        ``max_paths`` open nodes: a planner that has no use for so many stops paying for them
+        (``capped`` builds that ``cancel``)."""
 
     def solve(self, path: Path, *, store: bool, limit: int | None, time_limit: float | None,
               cancel: Callable[[], bool] | None, max_stored: int | None = None,

@@ -35,6 +35,21 @@ def split_total(tree, depth: int, store: bool = False):
     return frontier, total, ordered
 
 
+def assert_a_capped_frontier_is_its_prefix(tree, depth: int) -> None:
+    """A frontier search given ``max_paths`` stops at the first open node past it, having met
+    the whole frontier's first ones in the same order and searched less; a bound the frontier
+    stays within changes nothing."""
+    whole = tree.frontier(depth, False)
+    cap = len(whole.paths) // 2
+    assert cap >= 1
+    cut = tree.frontier(depth, False, max_paths=cap)
+    assert not cut.above.complete and cut.paths == whole.paths[:cap + 1]
+    assert cut.above.nodes < whole.above.nodes
+    same = tree.frontier(depth, False, max_paths=len(whole.paths))
+    assert same.above.complete and same.paths == whole.paths
+    assert same.above.nodes == whole.above.nodes
+
+
 def assert_same_as_sequential(tree, sequential, depth: int) -> None:
     frontier, total, _ = split_total(tree, depth)
     merged = tree.result(total, complete=True, stop_reason="complete", seconds=0.0,
@@ -53,6 +68,11 @@ def test_soma_split_equals_sequential(tiling_instance, unique, depth):
     sequential = solve(puzzle, engine="dlx", unique=unique, count_only=True)
     tree = split_dlx.prepare(puzzle, {"unique": unique})
     assert_same_as_sequential(tree, sequential, depth)
+
+
+def test_a_frontier_search_stops_past_its_bound(tiling_instance):
+    assert_a_capped_frontier_is_its_prefix(split_dlx.prepare(tiling_instance("somacube.txt"),
+                                                              {"unique": "raw"}), 3)
 
 
 def test_split_with_triggers_and_reapplied_filters(tiling_instance):

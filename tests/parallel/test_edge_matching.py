@@ -17,7 +17,8 @@ from cpkit.models.em_generator import generate
 from cpkit.parallel import edge_matching as split_em
 from cpkit.result import verify_board
 from cpkit.search import solve
-from tests.parallel.test_dlx import exact_expectation, split_total
+from tests.parallel.test_dlx import (assert_a_capped_frontier_is_its_prefix, exact_expectation,
+                                     split_total)
 from tests.conftest import EDGE_MATCHING, unsolvable_board
 from tests.strategies import edge_matching_puzzles
 
@@ -164,6 +165,12 @@ def test_a_frontier_search_cancelled_before_it_starts_searches_nothing(em_instan
     assert not cut.above.complete and cut.above.nodes == 0 and cut.paths == []
     whole = tree.frontier(3, store=False, cancel=lambda: False)
     assert whole.above.complete and whole.above.nodes > 0 and whole.paths
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_frontier_search_stops_past_its_bound(em_instance, engine):
+    assert_a_capped_frontier_is_its_prefix(PREPARE[engine](em_instance("gen_6_b4i5_s3.txt"), {}),
+                                           4)
 
 
 def test_foreign_paths_and_options_are_refused(em_instance):

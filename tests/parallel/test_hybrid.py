@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from cpkit.errors import InputError
 from cpkit.parallel import hybrid as split_hybrid
 from cpkit.search import solve
-from tests.parallel.test_dlx import exact_expectation, split_total
+from tests.parallel.test_dlx import (assert_a_capped_frontier_is_its_prefix, exact_expectation,
+                                     split_total)
 from tests.strategies import puzzles
 
 pytestmark = pytest.mark.kernel
@@ -75,6 +76,13 @@ def test_random_puzzles_split_replays_the_sequential_search(puzzle):
         assert total.count == sequential.count
         assert total.nodes == sequential.stats.nodes
         assert [tree.decode(s) for s in ordered] == sequential.solutions
+
+
+@pytest.mark.parametrize("engine", ["hybrid", "fila"])
+def test_a_frontier_search_stops_past_its_bound(tiling_instance, engine):
+    tree = split_hybrid.prepare(tiling_instance("pentominoes_10x6.txt"), {"unique": "rotation"},
+                                engine)
+    assert_a_capped_frontier_is_its_prefix(tree, 3)
 
 
 def test_a_path_from_another_model_is_refused(tiling_instance):

@@ -121,11 +121,15 @@ class LayeredTree:
     def __init__(self, sizes: list[int]):
         self.sizes = sizes
         self.max_depth = len(sizes)
+        self.searched: list[int] = []       # the open nodes each frontier search met
 
-    def frontier(self, depth, store, cancel=None):
+    def frontier(self, depth, store, cancel=None, max_paths=None):
         from cpkit.parallel.protocol import Frontier, Part
 
-        return Frontier(depth, [[k] for k in range(self.sizes[depth - 1])], Part())
+        size = self.sizes[depth - 1]
+        met = size if max_paths is None else min(size, max_paths + 1)
+        self.searched.append(met)
+        return Frontier(depth, [[k] for k in range(met)], Part(complete=met == size))
 
 
 def test_a_planned_split_keeps_the_depth_above_a_manyfold_overshoot():
@@ -138,3 +142,18 @@ def test_a_planned_split_keeps_the_depth_above_a_manyfold_overshoot():
     assert len(plan.split(tree, 20_000, False, enough=20_000).paths) == 87449
     assert len(plan.split(LayeredTree([3, 6, 42, 363, 2064, 11868, 60_000]), 20_000, False,
                           enough=32).paths) == 60_000
+
+
+def test_a_planned_split_stops_searching_a_frontier_it_will_not_keep():
+    """The 15 x 14 hexomino parallelogram's depth 5 (227,023 subproblems) took 13 s of its 14 s
+    of planning, all thrown away for depth 4's 15,785: that search now ends past
+    ``MAX_OVERSHOOT``.  A frontier the plan might keep is searched whole."""
+    tree = LayeredTree([12, 101, 1110, 15785, 227_023])
+    assert len(plan.split(tree, 20_000, False, enough=16).paths) == 15785
+    assert tree.searched == [12, 101, 1110, 15785, plan.MAX_OVERSHOOT + 1]
+    tree = LayeredTree([12, 101, 1110, 15785, 227_023])
+    assert len(plan.split(tree, 20_000, False, enough=20_000).paths) == 227_023
+    assert tree.searched[-1] == 227_023
+    tree = LayeredTree([12, 101, 1110, 15785, 227_023])
+    assert len(plan.split(tree, 20_000, False).paths) == 227_023
+    assert tree.searched[-1] == 227_023
