@@ -3,6 +3,9 @@ property that every board ``cpkit match`` prints reads back as the board the eng
 
 from __future__ import annotations
 
+import contextlib
+import io
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -184,16 +187,12 @@ def match_runs(draw):
     return puzzle, draw(st.sampled_from(["cp", "backtrack", "edges"]))
 
 
-@pytest.mark.kernel
 @settings(max_examples=16)
 @given(match_runs())
 def test_every_board_cpkit_match_prints_reads_back_unchanged(tmp_path_factory, run):
     puzzle, engine = run
     path = tmp_path_factory.mktemp("boards") / "p.txt"
     write_native(puzzle, path)
-    import contextlib
-    import io
-
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["match", str(path), "--engine", engine, "--show", "3", "--limit", "3",
