@@ -262,3 +262,33 @@ class SolverLine(_OneProcessLine):
                     if figures["solutions"] else "")
         self._draw(f"{duration(elapsed)}  CP-SAT  {count_phrase(figures['solutions'])}"
                    f"{branches}")
+
+
+class ScoreLine(_OneProcessLine):
+    """An optimiser run's line (``cpkit match --maximize``): the elapsed time, the best score
+    so far of the maximum and how long ago it was found, the placements (scan nodes) per
+    second and the moves made.  ``update`` takes ``{"score", "nodes", "moves", "best_age"}``
+    (``best_age`` in seconds, None before the first board)."""
+
+    def __init__(self, max_score: int, unit: str, enabled: bool | float,
+                 stream: TextIO | None = None):
+        super().__init__(enabled, stream)
+        self.max_score = max_score
+        self.unit = unit
+        self.nodes_before = 0
+
+    def update(self, figures: dict[str, int], force: bool = False) -> None:
+        if self._starts_clock():
+            self.nodes_before = figures["nodes"]
+            return
+        if not self._due_or_kept(force, figures):
+            return
+        elapsed = time.perf_counter() - self.started
+        rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
+        if figures["score"] < 0:
+            best = "no board yet"
+        else:
+            best = (f"best {figures['score']} of {self.max_score} {self.unit} "
+                    f"({duration(figures['best_age'])} ago)")
+        self._draw(f"{duration(elapsed)}  {best}  {rate / 1e6:.2f} M nodes/s  "
+                   f"{figures['moves']:,} moves")
