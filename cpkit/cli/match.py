@@ -131,6 +131,12 @@ def run(args) -> int:
         return _maximize(args, puzzle)
     if args.seed is not None:
         raise InputError("--seed goes with --maximize")
+    if args.resume:
+        from ..optimise.checkpoint import is_maximize_checkpoint
+
+        if is_maximize_checkpoint(args.resume):
+            raise InputError("the checkpoint comes from a run of --maximize: resume it with "
+                             "the same --maximize", args.resume)
     cp_only = {"--heuristic": args.heuristic != DEFAULT_HEURISTIC,
                "--no-preemption": args.no_preemption, "--no-instantiation": args.no_instantiation,
                "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite,

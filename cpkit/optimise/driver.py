@@ -130,11 +130,14 @@ class _Run:
                               progress)
         self.started = time.perf_counter()
         self.stop_reason: str | None = None
+        self.ended: float | None = None
         self._saved_at = self.started
 
     # ------------------------------------------------------------------ the clock
     def elapsed(self) -> float:
-        return time.perf_counter() - self.started
+        """Search seconds of this run (frozen when it decides to stop: collecting the workers'
+        last states and closing them is not search)."""
+        return (self.ended or time.perf_counter()) - self.started
 
     def time_left(self) -> float:
         if self.time_limit is None:
@@ -148,6 +151,8 @@ class _Run:
             self.stop_reason = TIME_LIMIT
         elif stop():
             self.stop_reason = INTERRUPTED
+        if self.stop_reason is not None and self.ended is None:
+            self.ended = time.perf_counter()
         return self.stop_reason is not None
 
     # ------------------------------------------------------------------ bookkeeping
