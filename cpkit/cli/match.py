@@ -288,10 +288,12 @@ def _maximize(args, puzzle) -> int:
                                        f"{unit}")
             print(f"cpkit: drew the best board to {args.render}", file=sys.stderr)
     state = "a perfect board" if result.complete else f"stopped ({result.stop_reason})"
+    other = (f"{result.matched_edges} of {result.inner_edges} edges matched"
+             if args.maximize == "tiles" else
+             f"{result.tiles_placed} of {result.cells} tiles placed")
     best = ("no board found" if result.board is None else
-            f"best {result.score} of {result.max_score} {unit} ({result.matched_edges} of "
-            f"{result.inner_edges} edges matched, {result.tiles_placed} of {result.cells} "
-            f"tiles placed), found after {result.seconds_to_best:.1f} s")
+            f"best {result.score} of {result.max_score} {unit} ({other}), found after "
+            f"{result.seconds_to_best:.1f} s")
     if args.json:
         summary = result.summary()
         if result.board is not None and args.link:

@@ -41,7 +41,8 @@ S_CAP = 2          # breaks allowed on a full board (the best's minus one)
 S_NODES = 3        # placements made, in total
 S_DEEPEST = 4      # the most cells filled with no break so far
 S_RESTART_NODES = 5  # placements since the last restart
-STATE_SIZE = 6
+S_REACHED = 6      # the deepest depth entered since the last restart
+STATE_SIZE = 7
 
 PC_ENTER = 0
 PC_NEXT = 1
@@ -79,7 +80,23 @@ def reset(fixed, board, used, st, brk):
     st[S_DEPTH] = 0
     st[S_PC] = PC_ENTER
     st[S_RESTART_NODES] = 0
+    st[S_REACHED] = 0
     brk[0] = 0
+
+
+@njit(cache=True)
+def rewind(order, board, used, st, depth):
+    """Take the tiles off the cells of ``order`` from ``depth`` on and go on from there (a
+    restart of the end of the board that keeps its top); nothing if the search is above."""
+    if st[S_DEPTH] <= depth:
+        return
+    for d in range(depth, order.shape[0]):
+        c = order[d]
+        if board[c] != EMPTY:
+            used[board[c] >> 2] = 0
+            board[c] = EMPTY
+    st[S_DEPTH] = depth
+    st[S_PC] = PC_ENTER
 
 
 @njit(cache=True, _nrt=False)
@@ -89,8 +106,7 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
     board within the cap (``FOUND``, copied to ``best``), or the end of the tree
     (``EXHAUSTED``).  Every other cell holds its tile (``reset``); a neighbour east or south
     that holds one is matched too.  At each cell: exact fits, then (within the schedule)
-    north-only and west-only matches.  (The candidate loop is written out here: as an inlined
-    helper shared with ``search_holes`` it ran three times slower.)"""
+    north-only and west-only matches."""
     n = order.shape[0]
     size = board.shape[0]
     d = st[S_DEPTH]
@@ -98,6 +114,7 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
     nodes = 0
     cap = st[S_CAP]
     deepest = st[S_DEEPEST]
+    reached = st[S_REACHED]
     while True:
         if pc == PC_ENTER:
             if d == n:
@@ -106,7 +123,8 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
                     best[c] = board[c]
                 cap = brk[n] - 1
                 st[S_CAP] = cap
-                _save(st, d, PC_NEXT, nodes, deepest)    # resuming goes back from the end
+                # Resuming goes back from the end.
+                _save(st, d, PC_NEXT, nodes, deepest, reached)
                 return FOUND
             cell = order[d]
             cls = cell_class[cell]
@@ -121,7 +139,7 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
             pc = PC_NEXT
         # PC_NEXT: the next candidate of depth d, or back to the depth above.
         if nodes >= budget:
-            _save(st, d, PC_NEXT, nodes, deepest)
+            _save(st, d, PC_NEXT, nodes, deepest, reached)
             return BUDGET_SPENT
         found = -1                          # at d == n: resuming after a full board, go back
         if d < n:
@@ -192,6 +210,8 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
             used[found >> 2] = 1
             nodes += 1
             d += 1
+            if d > reached:
+                reached = d
             if brk[d] == 0 and d > deepest:
                 deepest = d
             pc = PC_ENTER
@@ -199,7 +219,7 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
         # Back to the cell above and take its tile off.
         d -= 1
         if d < 0:
-            _save(st, 0, PC_ENTER, nodes, deepest)
+            _save(st, 0, PC_ENTER, nodes, deepest, reached)
             return EXHAUSTED
         cell = order[d]
         used[board[cell] >> 2] = 0
@@ -221,6 +241,7 @@ def search_holes(order, C, colour, neighbour, cell_class, allowed_start, allowed
     nodes = 0
     cap = st[S_CAP]
     deepest = st[S_DEEPEST]
+    reached = st[S_REACHED]
     while True:
         if pc == PC_ENTER:
             if d == n:
@@ -228,7 +249,7 @@ def search_holes(order, C, colour, neighbour, cell_class, allowed_start, allowed
                     best[c] = board[c]
                 cap = brk[n] - 1
                 st[S_CAP] = cap
-                _save(st, d, PC_NEXT, nodes, deepest)
+                _save(st, d, PC_NEXT, nodes, deepest, reached)
                 return FOUND
             cell = order[d]
             cls = cell_class[cell]
@@ -255,7 +276,7 @@ def search_holes(order, C, colour, neighbour, cell_class, allowed_start, allowed
                 end[d] = allowed_start[cls + 1]
             pc = PC_NEXT
         if nodes >= budget:
-            _save(st, d, PC_NEXT, nodes, deepest)
+            _save(st, d, PC_NEXT, nodes, deepest, reached)
             return BUDGET_SPENT
         found = -1
         if d < n and stage[d] != STAGE_HOLE:
@@ -308,13 +329,15 @@ def search_holes(order, C, colour, neighbour, cell_class, allowed_start, allowed
                 used[found >> 2] = 1
             nodes += 1
             d += 1
+            if d > reached:
+                reached = d
             if brk[d] == 0 and d > deepest:
                 deepest = d
             pc = PC_ENTER
             continue
         d -= 1
         if d < 0:
-            _save(st, 0, PC_ENTER, nodes, deepest)
+            _save(st, 0, PC_ENTER, nodes, deepest, reached)
             return EXHAUSTED
         cell = order[d]
         if board[cell] != EMPTY:
@@ -323,10 +346,11 @@ def search_holes(order, C, colour, neighbour, cell_class, allowed_start, allowed
 
 
 @njit(cache=True, inline="always")
-def _save(st, d, pc, nodes, deepest):
+def _save(st, d, pc, nodes, deepest, reached):
     """Leave the kernel: the depth and program counter to resume at, the counters."""
     st[S_DEPTH] = d
     st[S_PC] = pc
     st[S_NODES] += nodes
     st[S_RESTART_NODES] += nodes
     st[S_DEEPEST] = deepest
+    st[S_REACHED] = reached

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import io
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -49,7 +49,9 @@ class Config:
 
     methods: tuple[str, ...] = METHODS
     schedule: Schedule | None = None          # None: ``Schedule.for_board``
-    restart_nodes: int = 50_000_000
+    restart_nodes: int = 50_000_000          # then the scan starts again from the top
+    stuck_nodes: int = 500_000                # no break zone reached in as many: restart
+    drought_nodes: int = 50_000_000           # no board in as many: loosen the schedule
     adapt: bool = True                        # rescale the schedule on each better board
     move_share: float = 0.25                  # of the time, once a board exists
     assign_size: int = 64
@@ -108,6 +110,7 @@ class Anytime:
         self.seconds = 0.0                  # search seconds so far
         self.figures = Figures()
         self._move_seconds = 0.0
+        self._found_at = 0
         self._restart()
 
     # ------------------------------------------------------------------ scores
@@ -166,8 +169,25 @@ class Anytime:
         if status == scan.FOUND:
             self.figures.boards += 1
             self.offer(self.found, method="scan")
-        if status == scan.EXHAUSTED or st[scan.S_RESTART_NODES] >= self.config.restart_nodes:
+        c = self.config
+        stuck = st[scan.S_RESTART_NODES] >= c.stuck_nodes and \
+            st[scan.S_REACHED] < self._break_depth()
+        if status == scan.EXHAUSTED or st[scan.S_RESTART_NODES] >= c.restart_nodes or stuck:
             self._restart()
+        if self.best is None and st[scan.S_NODES] - self._found_at >= c.drought_nodes:
+            self._loosen()
+
+    def _loosen(self) -> None:
+        """No board yet after ``drought_nodes``: allow more breaks (holes) by each cell.  With
+        ``offer``'s tightening after each better board, the schedule starts where boards are
+        found at all, whatever the puzzle."""
+        self._found_at = int(self.state["st"][scan.S_NODES])
+        self.schedule = replace(self.schedule, total=self.schedule.total * 1.2 + 1.0)
+        self.limit = self.schedule.limits(self.order, self.tables.n_cells)
+
+    def _break_depth(self) -> int:
+        """The depth (in ``order``) of the first cell where the schedule may allow breaks."""
+        return int(np.searchsorted(self.order, int(self.schedule.start * self.tables.n_cells)))
 
     def _restart(self) -> None:
         self.figures.restarts += 1
@@ -188,11 +208,18 @@ class Anytime:
         self.best = board.copy()
         self.best_score = score
         self.best_at = self.seconds
+        self._found_at = int(self.state["st"][scan.S_NODES])
         breaks = self._breaks(score)
         if self.config.adapt and "scan" in self.config.methods and breaks > 0:
             self.schedule = self.schedule.aiming_at(breaks - 1, breaks)
             self.limit = self.schedule.limits(self.order, self.tables.n_cells)
-        self._restart()
+        self.state["st"][scan.S_CAP] = breaks - 1
+        if method == "scan":
+            # The top of a better board is worth keeping: its end is searched again (with
+            # reshuffled lists), the rest of the scan goes on below it.
+            self.lists.shuffle(self.tables, self.rng)
+            scan.rewind(self.order, self.board, self.used, self.state["st"],
+                        self._break_depth())
         return True
 
     def _move(self) -> None:
@@ -243,6 +270,7 @@ class Anytime:
             arrays["best"] = self.best
         scalars = {"best_score": self.best_score, "best_at": self.best_at,
                    "seconds": self.seconds, "move_seconds": self._move_seconds,
+                   "found_at": self._found_at,
                    "schedule": asdict(self.schedule), "figures": asdict(self.figures),
                    "objective": self.objective}
         buf = io.BytesIO()
@@ -281,6 +309,7 @@ class Anytime:
         self.best_at = float(scalars["best_at"])
         self.seconds = float(scalars["seconds"])
         self._move_seconds = float(scalars["move_seconds"])
+        self._found_at = int(scalars["found_at"])
         self.schedule = Schedule(**scalars["schedule"])
         self.figures = Figures(**scalars["figures"])
 

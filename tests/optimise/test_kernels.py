@@ -195,3 +195,31 @@ def test_a_region_refill_restores_a_damaged_solution():
     refilled, gain = refill_region(tables, Lists(tables), board, region, 10**6, False)
     assert gain > 0
     assert score_board(puzzle, tables.board(refilled)).score == tables.inner_edges
+
+
+def test_a_restored_worker_goes_on_as_the_stopped_one():
+    """A worker's snapshot holds its whole state: restored into a new worker, the same slices
+    of scan and the same moves give the same boards and figures."""
+    from cpkit.optimise import anytime
+    from cpkit.optimise.anytime import Anytime, Config
+
+    puzzle = plant(8, border_colours=2, inner_colours=5, seed=7)[0]
+    config = Config(stuck_nodes=2_000, restart_nodes=20_000)
+    first = Anytime(puzzle, "edges", 5, config)
+    saved_slice = anytime.SLICE_NODES
+    anytime.SLICE_NODES = 500
+    try:
+        for _ in range(40):
+            first._scan_slice()
+        second = Anytime(puzzle, "edges", 99, config)
+        second.restore(first.snapshot())
+        for worker in (first, second):
+            for k in range(60):
+                worker._scan_slice()
+                if k % 7 == 0 and worker.best is not None:
+                    worker._move()
+    finally:
+        anytime.SLICE_NODES = saved_slice
+    assert first.report() == second.report()
+    assert np.array_equal(first.best, second.best)
+    assert np.array_equal(first.board, second.board)
