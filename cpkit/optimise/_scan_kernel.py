@@ -229,11 +229,13 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
 @njit(cache=True, _nrt=False)
 def search_holes(order, C, colour, neighbour, cell_class, allowed_start, allowed, cand_start,
                  cand, north_start, north_cand, west_start, west_cand, limit, board, used,
-                 stage, ptr, end, brk, st, best, budget):
+                 stage, ptr, end, brk, st, best, deep, budget):
     """Holes mode: as ``search``, but every placed tile matches every neighbour that holds
     one, and the budget counts cells left empty (holes).  A cell next to a hole wants nothing
     on that side: its list is the north-only or west-only one, or all of its class.  At each
-    cell: the tiles that fit, then (within the schedule) the hole."""
+    cell: the tiles that fit, then (within the schedule) the hole.  ``deep`` gets the board of
+    each deepest node without a hole (``S_DEEPEST``): a board with no mismatch too, there
+    before the first full one."""
     n = order.shape[0]
     size = board.shape[0]
     d = st[S_DEPTH]
@@ -333,6 +335,8 @@ def search_holes(order, C, colour, neighbour, cell_class, allowed_start, allowed
                 reached = d
             if brk[d] == 0 and d > deepest:
                 deepest = d
+                for c in range(size):
+                    deep[c] = board[c]
             pc = PC_ENTER
             continue
         d -= 1

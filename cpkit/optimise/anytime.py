@@ -103,6 +103,7 @@ class Anytime:
         self.board = np.empty(t.n_cells, dtype=np.int32)
         self.used = np.zeros(t.n_tiles, dtype=np.int32)
         self.found = np.empty(t.n_cells, dtype=np.int32)
+        self.deep = np.empty(t.n_cells, dtype=np.int32)
         self.state = scan.new_state(self.order.shape[0], 1 << 30)
         self.best: np.ndarray | None = None
         self.best_score = -1
@@ -163,12 +164,16 @@ class Anytime:
     def _scan_slice(self) -> None:
         st = self.state["st"]
         before = int(st[scan.S_NODES])
+        deepest = int(st[scan.S_DEEPEST])
         status = run_scan(self.tables, self.lists, self.order, self.limit, self.board,
-                          self.used, self.state, self.found, SLICE_NODES, self.holes)
+                          self.used, self.state, self.found, SLICE_NODES, self.holes,
+                          self.deep)
         self.figures.nodes += int(st[scan.S_NODES]) - before
         if status == scan.FOUND:
             self.figures.boards += 1
             self.offer(self.found, method="scan")
+        elif self.holes and st[scan.S_DEEPEST] > deepest:
+            self.offer(self.deep, method="scan")     # a longer top with no hole
         c = self.config
         stuck = st[scan.S_RESTART_NODES] >= c.stuck_nodes and \
             st[scan.S_REACHED] < self._break_depth()

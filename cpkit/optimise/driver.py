@@ -82,7 +82,8 @@ def maximize(puzzle: EdgeMatchingPuzzle, objective: str = "edges", *,
         raise InputError(f"the time limit must be positive, got {time_limit!r}")
     config = config or Config()
     distributed = client is not None or scheduler is not None
-    n_workers = 1 if (workers is None and distributed) else resolve_workers(workers)
+    # On a Dask cluster, one worker per cluster worker unless told otherwise.
+    n_workers = None if (workers is None and distributed) else resolve_workers(workers)
     options = _options(objective, seed, config)
     if (checkpoint or resume) and source is None:
         raise InputError("checkpoints name their puzzle file: give the puzzle as a path "
@@ -103,7 +104,7 @@ def maximize(puzzle: EdgeMatchingPuzzle, objective: str = "edges", *,
             run.parallel(n_workers, client, scheduler, epoch, stop)
         else:
             run.inline(stop)
-    return run.result(n_workers, INTERRUPTED if signals.stopped() else None)
+    return run.result(INTERRUPTED if signals.stopped() else None)
 
 
 class _Run:
@@ -131,6 +132,7 @@ class _Run:
         self.started = time.perf_counter()
         self.stop_reason: str | None = None
         self.ended: float | None = None
+        self.workers = 1
         self._saved_at = self.started
 
     # ------------------------------------------------------------------ the clock
@@ -215,13 +217,14 @@ class _Run:
         self.line.close()
 
     # ------------------------------------------------------------------ several workers
-    def parallel(self, n: int, client: Any, scheduler: str | None, epoch: float | None,
-                 stop: Callable[[], bool]) -> None:
+    def parallel(self, n: int | None, client: Any, scheduler: str | None,
+                 epoch: float | None, stop: Callable[[], bool]) -> None:
         from ..parallel.backends import DaskBackend, LocalBackend
         from ..parallel.job import Job, TaskSpec
 
         backend = (DaskBackend(client, scheduler) if client is not None or scheduler
                    else LocalBackend(n))
+        n = self.workers = backend.workers if n is None else n
         try:
             backend.start(Job("edge_matching", "maximize", self.puzzle, self.options))
             ready = backend.ready()
@@ -284,7 +287,7 @@ class _Run:
         self.figures[k] = {"score": self.best.score, "nodes": part.nodes, **part.extra}
 
     # ------------------------------------------------------------------ the result
-    def result(self, n_workers: int, signalled: str | None) -> MaximizeResult:
+    def result(self, signalled: str | None) -> MaximizeResult:
         from ..models.board import EMPTY
 
         board = None if self.best.board is None else self.tables.board(self.best.board)
@@ -305,4 +308,4 @@ class _Run:
             inner_edges=inner_edges(self.tables.width, self.tables.height), tiles_placed=tiles,
             cells=self.tables.n_cells, seconds_to_best=self.best.at, stop_reason=reason,
             seconds=self.previous + self.elapsed(), cpu_seconds=self.cpu, jit_seconds=self.jit,
-            workers=n_workers, seed=self.seed, options=self.options, **totals)
+            workers=self.workers, seed=self.seed, options=self.options, **totals)

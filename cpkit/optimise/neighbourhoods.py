@@ -46,15 +46,17 @@ class Lists:
 
 def run_scan(tables: Tables, lists: Lists, order: np.ndarray, limit: np.ndarray,
              board: np.ndarray, used: np.ndarray, state: dict[str, np.ndarray],
-             best: np.ndarray, budget: int, holes: bool) -> int:
-    """One call of the scan kernel of the mode (``search`` or ``search_holes``)."""
+             best: np.ndarray, budget: int, holes: bool, deep: np.ndarray | None = None) -> int:
+    """One call of the scan kernel of the mode (``search`` or ``search_holes``; ``deep``:
+    where the latter copies its deepest board without a hole)."""
     t = tables
     if holes:
         return scan.search_holes(order, t.n_colours, t.colour, t.neighbour, t.cell_class,
                                  t.allowed_start, lists.allowed, t.cand_start, lists.cand,
                                  t.north_start, lists.north, t.west_start, lists.west, limit,
                                  board, used, state["stage"], state["ptr"], state["end"],
-                                 state["brk"], state["st"], best, budget)
+                                 state["brk"], state["st"], best,
+                                 np.empty_like(board) if deep is None else deep, budget)
     return scan.search(order, t.n_colours, t.colour, t.neighbour, t.cell_class, t.cand_start,
                        lists.cand, t.north_start, lists.north, t.west_start, lists.west, limit,
                        board, used, state["stage"], state["ptr"], state["end"], state["brk"],

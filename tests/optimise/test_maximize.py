@@ -5,6 +5,7 @@ the independent ``cpkit score``; boards with a solution end on it; checkpoints s
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -63,10 +64,12 @@ def test_an_unsolved_board_is_scored_again_by_cpkit_score(capsys, tmp_path):
     """A 12 x 12 board with few colours is not solved in a second: the run stops at its time
     limit with a full board whose score ``cpkit score`` confirms."""
     puzzle = written(tmp_path, 12, 3, 8)
-    status, out, _ = run(capsys, "match", puzzle, "--maximize", "edges", "--workers", "1",
-                         "--time-limit", "1", "--link", "--json", "--seed", "3")
+    status, out, err = run(capsys, "match", puzzle, "--maximize", "edges", "--workers", "1",
+                           "--time-limit", "1", "--link", "--json", "--seed", "3",
+                           "--progress", "0.2")
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and summary["seed"] == 3 and summary["workers"] == 1
+    assert re.search(r"best \d+ of 264 edges \(\d+s ago\)  [\d.]+ M nodes/s", err), err
     score = rescored(capsys, tmp_path, out, puzzle)
     assert score["score"] == summary["score"] and score["tiles_placed"] == 144
     assert summary["stop_reason"] in ("time_limit", "complete")
@@ -146,3 +149,23 @@ def test_eternity2_boards_are_full_and_scored_again(capsys, tmp_path):
     score = rescored(capsys, tmp_path, out, puzzle)
     assert status == 0 and score["tiles_placed"] == 256 and score["hints_placed"] == 8
     assert score["score"] == summary["score"] and summary["max_score"] == 480
+
+
+def test_a_dask_cluster_runs_the_same_workers():
+    distributed = pytest.importorskip("distributed")
+    puzzle = generate(6, border_colours=2, inner_colours=3, seed=6)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        result = cpkit.maximize(puzzle, "edges", time_limit=60, client=client, epoch=0.5)
+    assert result.complete and result.workers == 2
+    assert cpkit.score(result.board, puzzle).score == result.score == 60
+
+
+def test_ctrl_c_stops_with_the_best_board(tmp_path):
+    from tests.cli import interrupted_summary
+
+    puzzle = written(tmp_path, 12, 3, 8)
+    summary = interrupted_summary("match", str(puzzle), "--maximize", "edges", "--workers", "1",
+                                  "--json", "--progress", "0.2", after=0.5, searching="best")
+    assert summary["score"] > 0 and summary["tiles_placed"] == 144
