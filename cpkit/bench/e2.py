@@ -10,6 +10,8 @@
   placed with no mismatch), 10 minutes each.
 
 ``CPKIT_BENCH_E2_SECONDS`` and ``CPKIT_BENCH_E2_LONG`` change the 60 s and the 10 minutes;
+``CPKIT_BENCH_E2_ABLATION`` gives the ablation's rows a time of their own (default: the 60 s;
+all five rows then take 25 runs, a shorter time keeps the suite within half an hour);
 ``CPKIT_BENCH_E2_CLOCK=cpu`` counts the one-core runs' seconds as CPU time of this process
 instead of wall time (on a machine shared with other work a 60 s run gets less than a core).
 Every board is re-scored by ``cpkit.models.score.score_board`` before it enters a table.
@@ -106,32 +108,43 @@ def e2_suite(quick: bool = False) -> list[Table]:
     configs = configurations()
     if quick:
         files, configs = files[:2], configs[:2]
+    ablation = _seconds("CPKIT_BENCH_E2_ABLATION", seconds)
     load_before = _load()
-    runs: dict[str, list] = {label: [] for label, _ in configs}
-    total = len(files) * len(configs)
-    for v, path in enumerate(files):
-        for c, (label, config) in enumerate(configs):
-            progress(f"{path.stem}, {label}", v * len(configs) + c + 1, total)
-            runs[label].append(_run(path, "edges", seconds, 1, clock, config))
+    runs = _side_by_side(files, configs, ablation, clock)
+    if ablation == seconds:
+        default = runs[configs[0][0]]
+    else:       # the variants' table at its own time, the ablation's rows at theirs
+        default = _side_by_side(files, configs[:1], seconds, clock)[configs[0][0]]
     cores = os.cpu_count() or 1
     long_runs = []
     for objective in ("edges", "tiles"):
         progress(f"e2_clues5, {objective}, {cores} workers, {long:g} s")
         long_runs.append((objective, _run(clues5, objective, long, cores, "wall")))
     load_after = _load()
-    return [_variants_table(files, runs, configs, seconds, clock),
-            _ablation_table(files, runs, configs, seconds),
+    return [_variants_table(files, default, configs[0][0], seconds, clock),
+            _ablation_table(files, runs, configs, ablation),
             _long_table(long_runs, long, cores, load_before, load_after)]
+
+
+def _side_by_side(files, configs, seconds, clock) -> dict[str, list]:
+    """One run of every configuration on a variant before the next variant starts, so a
+    change of the machine's load falls on all of them alike."""
+    runs: dict[str, list] = {label: [] for label, _ in configs}
+    total = len(files) * len(configs)
+    for v, path in enumerate(files):
+        for c, (label, config) in enumerate(configs):
+            progress(f"{path.stem}, {label}, {seconds:g} s", v * len(configs) + c + 1, total)
+            runs[label].append(_run(path, "edges", seconds, 1, clock, config))
+    return runs
 
 
 def _mean(values: list[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
-def _variants_table(files, runs, configs, seconds, clock) -> Table:
-    label = configs[0][0]
+def _variants_table(files, runs, label, seconds, clock) -> Table:
     rows = []
-    for path, (result, score, tiles) in zip(files, runs[label]):
+    for path, (result, score, tiles) in zip(files, runs):
         rows.append([path.stem, score, tiles, round(result.seconds_to_best, 1),
                      round(result.seconds, 1), round(result.cpu_seconds, 1)])
     scores = [r[1] for r in rows]
