@@ -82,6 +82,8 @@ def _run(path: Path, objective: str, seconds: float, workers: int, clock: str, c
     else:
         result = maximize(puzzle, objective, time_limit=seconds, workers=workers,
                           config=config)
+    if result.board is None:            # no full board in the time (a very short run)
+        return result, None, None
     checked = score_board(puzzle, result.board)
     score = checked.tiles_placed if objective == "tiles" else checked.score
     if score != result.score:
@@ -138,8 +140,11 @@ def _side_by_side(files, configs, seconds, clock) -> dict[str, list]:
     return runs
 
 
-def _mean(values: list[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
+def _mean(values: list[float | None]) -> float | None:
+    """The mean to one decimal; None (no figure) when a run found no board."""
+    if not values or any(v is None for v in values):
+        return None
+    return round(sum(values) / len(values), 1)
 
 
 def _variants_table(files, runs, label, seconds, clock) -> Table:
@@ -148,8 +153,8 @@ def _variants_table(files, runs, label, seconds, clock) -> Table:
         rows.append([path.stem, score, tiles, round(result.seconds_to_best, 1),
                      round(result.seconds, 1), round(result.cpu_seconds, 1)])
     scores = [r[1] for r in rows]
-    rows.append(["mean", round(_mean(scores), 1), round(_mean([r[2] for r in rows]), 1), None,
-                 round(_mean([r[4] for r in rows]), 1), round(_mean([r[5] for r in rows]), 1)])
+    rows.append(["mean", _mean(scores), _mean([r[2] for r in rows]), None,
+                 _mean([r[4] for r in rows]), _mean([r[5] for r in rows])])
     for name, mean, best in PUBLISHED:
         rows.append([f"published: {name} (mean, best of v00-v09)", mean, None, None, None,
                      f"best {best}"])
@@ -170,8 +175,7 @@ def _ablation_table(files, runs, configs, seconds) -> Table:
         scores = [score for _, score, _ in runs[label]]
         cpu = [r.cpu_seconds for r, _, _ in runs[label]]
         found = [r.seconds_to_best for r, _, _ in runs[label]]
-        rows.append([label, *scores, round(_mean(scores), 1), round(_mean(found), 1),
-                     round(_mean(cpu), 1)])
+        rows.append([label, *scores, _mean(scores), _mean(found), _mean(cpu)])
     return Table(
         f"What each method contributes: matched edges, {seconds:g} s on one core per variant",
         ["configuration", *[p.stem for p in files], "mean", "mean s to best", "mean CPU s"],

@@ -29,21 +29,6 @@ def matched_edges(colour, neighbour, board):
 
 
 @njit(cache=True)
-def broken_edges(colour, neighbour, board):
-    """The broken edges of ``board`` (both cells filled, colours differ)."""
-    broken = 0
-    for c in range(board.shape[0]):
-        o = board[c]
-        if o == EMPTY:
-            continue
-        for s in (1, 2):
-            m = neighbour[c, s]
-            if m >= 0 and board[m] != EMPTY and colour[o, s] != colour[board[m], s ^ 2]:
-                broken += 1
-    return broken
-
-
-@njit(cache=True)
 def cell_breaks(colour, neighbour, board, out):
     """``out[c]``: the broken edges around cell ``c`` (0 to 4)."""
     for c in range(board.shape[0]):
@@ -61,7 +46,8 @@ def cell_breaks(colour, neighbour, board, out):
 
 @njit(cache=True)
 def breaks_touching(colour, neighbour, board, inside):
-    """The broken edges with at least one cell where ``inside`` is non-zero."""
+    """The broken edges with at least one cell where ``inside`` is non-zero (all of them when
+    ``inside`` is all ones)."""
     broken = 0
     for c in range(board.shape[0]):
         o = board[c]

@@ -162,6 +162,10 @@ class _Run:
         """Worker ``k``'s latest state (a task state): kept for the checkpoint, its best board
         offered to the run's."""
         snapshot, _ = read_task_state(blob)
+        if not snapshot:
+            # A task given out after the deadline comes back unstarted with the state it was
+            # given: a new worker's is empty.
+            return
         while len(self.states) <= k:
             self.states.append(b"")
         self.states[k] = snapshot

@@ -192,6 +192,7 @@ class _OneProcessLine(_Line):
         super().__init__(enabled, stream)
         self.started: float | None = None
         self._undrawn: dict[str, int] | None = None
+        self.nodes_before = 0
 
     def _starts_clock(self) -> bool:
         """At the first update: start the clock (the search, not the compiling or model
@@ -208,6 +209,20 @@ class _OneProcessLine(_Line):
         due = self._due(force)
         self._undrawn = None if due else figures
         return due
+
+    def _elapsed_and_rate(self, figures: dict[str, int],
+                          force: bool) -> tuple[float, float] | None:
+        """For a line that shows nodes per second: the seconds since the clock started and the
+        rate, or None when nothing is drawn now (the first update starts the clock, and its
+        nodes, compiling included, are left out of the rate)."""
+        if self._starts_clock():
+            self.nodes_before = figures["nodes"]
+            return None
+        if not self._due_or_kept(force, figures):
+            return None
+        elapsed = time.perf_counter() - self.started
+        rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
+        return elapsed, rate
 
     def close(self) -> None:
         with self.lock:
@@ -229,16 +244,12 @@ class SearchLine(_OneProcessLine):
         super().__init__(enabled, stream)
         self.size = size
         self.unit = unit
-        self.nodes_before = 0
 
     def update(self, figures: dict[str, int], force: bool = False) -> None:
-        if self._starts_clock():
-            self.nodes_before = figures["nodes"]
+        timed = self._elapsed_and_rate(figures, force)
+        if timed is None:
             return
-        if not self._due_or_kept(force, figures):
-            return
-        elapsed = time.perf_counter() - self.started
-        rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
+        elapsed, rate = timed
         of = f" of {self.size}" if self.size else ""
         self._draw(f"{duration(elapsed)}  {figures['nodes']:,} nodes  {rate / 1e6:.2f} M "
                    f"nodes/s  {count_phrase(figures['solutions'])}  deepest "
@@ -275,16 +286,12 @@ class ScoreLine(_OneProcessLine):
         super().__init__(enabled, stream)
         self.max_score = max_score
         self.unit = unit
-        self.nodes_before = 0
 
     def update(self, figures: dict[str, int], force: bool = False) -> None:
-        if self._starts_clock():
-            self.nodes_before = figures["nodes"]
+        timed = self._elapsed_and_rate(figures, force)
+        if timed is None:
             return
-        if not self._due_or_kept(force, figures):
-            return
-        elapsed = time.perf_counter() - self.started
-        rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
+        elapsed, rate = timed
         if figures["score"] < 0:
             best = "no board yet"
         else:

@@ -52,7 +52,8 @@ def test_board_scores_are_the_reference_scores(seed):
     board[rng.random(board.size) < 0.3] = EMPTY          # partial boards count too
     reference = score_board(puzzle, tables.board(board))
     assert board_kernel.matched_edges(tables.colour, tables.neighbour, board) == reference.score
-    assert board_kernel.broken_edges(tables.colour, tables.neighbour, board) == \
+    everywhere = np.ones(board.size, dtype=np.int32)
+    assert board_kernel.breaks_touching(tables.colour, tables.neighbour, board, everywhere) == \
         len(reference.mismatches)
     per_cell = np.zeros(board.size, dtype=np.int32)
     board_kernel.cell_breaks(tables.colour, tables.neighbour, board, per_cell)
