@@ -72,7 +72,7 @@ def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
         if given is not None:
             raise InputError(f"{option} goes with --monte-carlo")
     source = None
-    if args.checkpoint or args.resume:
+    if args.checkpoint is not None or args.resume is not None:
         from ..parallel.checkpoint import model_identity
 
         source = model_identity(path, index)
@@ -110,8 +110,9 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
 
     searching = {"--first": options.get("first"), "--limit": options.get("limit") is not None,
                  "--show": getattr(args, "show", None) is not None,
-                 "--render": getattr(args, "render", None), "--checkpoint": args.checkpoint,
-                 "--resume": args.resume, "--scheduler": args.scheduler,
+                 "--render": getattr(args, "render", None) is not None,
+                 "--checkpoint": args.checkpoint is not None,
+                 "--resume": args.resume is not None, "--scheduler": args.scheduler is not None,
                  "--progress": args.progress is not None,
                  "--subproblems": args.subproblems is not None}
     used = [flag for flag, given in searching.items() if given]
