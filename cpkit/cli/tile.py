@@ -162,6 +162,8 @@ def run(args) -> int:
             detail = configuration_line(result)
             if detail:
                 print(detail)
+            for note in result.stats.extra.get("notes", ()):
+                print(f"note: {note}")
         state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
         note = result.stats.extra.get("proof")
         proof = f" (proved by {note}, no search needed)" if note else ""

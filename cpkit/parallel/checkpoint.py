@@ -226,7 +226,7 @@ class Checkpoint:
     def _from_json(cls, data: dict[str, Any]) -> "Checkpoint":
         """The checkpoint ``to_json`` wrote; ``_Corrupt`` saying what is wrong in the file's
         own terms (a field missing or of the wrong kind, a figure out of range)."""
-        split = _field(data, "split", lambda v: v, required=False)
+        split = _field(data, "split", lambda v: v)             # null: not planned yet
         if split is None:
             paths, depth = None, 0
         else:
@@ -351,7 +351,10 @@ def _field(data: Any, key: str, read, within: str = "", required: bool = True) -
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         if type(exc) is ValueError and _OWN.match(str(exc)):
             raise _Corrupt(str(exc)) from None
-        raise _Corrupt(f"the field '{name}' is not what a checkpoint holds there") from None
+        shown = json.dumps(data[key])
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise _Corrupt(f"the field '{name}' holds {shown}, not what a checkpoint writes "
+                       f"there") from None
 
 
 #: A ``ValueError`` message of cpkit's own (``Part.from_json``), shown as it is.

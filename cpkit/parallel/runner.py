@@ -393,7 +393,8 @@ class Coordinator:
         began = time.time()
         enough = None if self.subproblems else plan.MIN_PER_WORKER * workers
         frontier = plan.split(self.tree, target, self.store,
-                              self._watch("splitting the tree into subproblems"), enough)
+                              self._watch("splitting the tree into subproblems"), enough,
+                              seconds=plan.WALK_CUTOFF * budget)
         if self.ck is not None and frontier.above.complete:
             self.ck.plan(frontier)
             self.ck.seconds = self._previous_seconds + frontier.above.seconds

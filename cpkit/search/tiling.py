@@ -139,7 +139,7 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., R
     if par_from is not None:
         extra["parity_filter_removed"] = tf.parity_filter(puzzle, keep)
         check_setup()
-    plan = plan_redundancy(puzzle, unique, redundancy, allowed=keep)
+    plan = plan_redundancy(puzzle, unique, redundancy, allowed=keep, between=check_setup)
     keep &= plan.kept
     check_setup()
     if fit_filter:
