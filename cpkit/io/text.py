@@ -126,15 +126,15 @@ def _decode_by_line(data: bytes, path: str, comment: Callable[[bytes], int]) -> 
     for number, line in enumerate(lines, start=1):
         start = comment(line)
         body = line[:start]
-        if b"\0" in body:
-            raise InputError("holds a NUL byte (is this a binary file?)", path, number)
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as exc:
             bad = body[exc.start]
-            raise InputError(f"byte 0x{bad:02x} in column {len(body[:exc.start].decode()) + 1} "
-                             f"is not UTF-8 (save the file as UTF-8; comments may hold "
-                             f"anything)", path, number) from None
+            raise InputError(f"not UTF-8 text: byte 0x{bad:02x} in column "
+                             f"{len(body[:exc.start].decode()) + 1} (save the file as UTF-8; "
+                             f"comments may hold anything)", path, number) from None
+        if "\0" in text:
+            raise InputError("holds a NUL byte (is this a binary file?)", path, number)
         out.append(text + line[start:].replace(b"\0", b"").decode("utf-8", errors="replace"))
     return "\n".join(out)
 
