@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import os
 import signal
 import sys
@@ -68,7 +69,10 @@ class GuardedOutput:
         return getattr(self._stream, name)
 
 
+@functools.lru_cache(maxsize=1)
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of every subcommand, built once a process (``main`` called again and again
+    in one process, as the tests do, built it each time: a hundred options)."""
     parser = argparse.ArgumentParser(
         prog="cpkit",
         description="Constraint programming for tiling and edge-matching puzzles.",
