@@ -36,7 +36,10 @@ def add_options(p: argparse.ArgumentParser, edge_matching: bool = False) -> None
                         ("; with the search's state inside the running ones" if edge_matching
                          else "") + "); a run that prints solutions needs " +
                         ("--first, " if edge_matching else "") +
-                        "--limit N or --show N (it keeps those in FILE)")
+                        "--limit N or --show N (it keeps those in FILE).  FILE is written as "
+                        "the run starts; an existing FILE must be a cpkit checkpoint (or "
+                        "empty).  If the last write fails (a full disk), the result is "
+                        "printed with a warning and the exit status is 3")
     g.add_argument("--progress", type=positive_float, metavar="S", default=None,
                    help="write the progress as a new line on standard error every S seconds, "
                         "also when it is not a terminal or with --json (a log file, a batch "

@@ -5,8 +5,8 @@ checkpoint left is readable, and resuming it gives the exact count.
 The moments: *planning* is right after the run's first write (the checkpoint as the run
 starts, before its split); *writing* is when the temporary file of a checkpoint write is seen
 in the folder (the kill is counted as one during a write only if that file is still there
-after the process died, i.e. the rename had not happened); *random* is a uniform delay after
-the run's first write.  The default suite kills the edge-matching run twice (planning,
+after the process died, i.e. the rename had not happened); *searching* is a uniform delay
+after the checkpoint first holds the split.  The default suite kills the edge-matching run twice (planning,
 writing); the ``slow`` tests do the same for the tiling, and kill ten times a board, resuming
 every checkpoint left to its end."""
 
@@ -60,6 +60,7 @@ def kill_once(args: list, ck: Path, moment: str, rng: random.Random,
         elif moment == "planning":
             time.sleep(rng.uniform(0.0, 0.2))
         else:
+            wait_for(lambda: _planned(ck), proc)
             time.sleep(rng.uniform(0.0, 3.0))
         proc.send_signal(signal.SIGKILL)
     finally:
@@ -69,6 +70,13 @@ def kill_once(args: list, ck: Path, moment: str, rng: random.Random,
     Checkpoint.load(ck)                                 # never unreadable
     data = json.loads(ck.read_text())
     return hit or ("planning" if data["split"] is None else "search")
+
+
+def _planned(ck: Path) -> bool:
+    try:
+        return json.loads(ck.read_text())["split"] is not None
+    except (OSError, ValueError):
+        return False
 
 
 def finish(args: list, ck: Path) -> dict:
@@ -113,7 +121,7 @@ def test_ten_kills_each_checkpoint_resumed_to_the_exact_count(tmp_path, family):
         args, count = [*SLOW_EM[:1], board, *SLOW_EM[1:]], 8
     ck = tmp_path / "run.ck"
     rng = random.Random(2026)
-    moments = ["planning", "planning", "writing", "writing"] + ["random"] * 6
+    moments = ["planning", "planning", "writing", "writing"] + ["searching"] * 6
     hits = []
     for k, moment in enumerate(moments):
         hits.append(kill_once(args, ck, moment, rng, every=0.01 if moment == "writing"
@@ -123,6 +131,6 @@ def test_ten_kills_each_checkpoint_resumed_to_the_exact_count(tmp_path, family):
         result = finish(args, left)             # every checkpoint left resumes exactly
         assert result["complete"] and result["solutions"] == count, (k, moment, result)
     print(f"{family}: kills hit {hits}")
-    assert "planning" in hits and "writing" in hits, hits
+    assert "planning" in hits and "writing" in hits and "search" in hits, hits
     result = finish(args, ck)
     assert result["complete"] and result["solutions"] == count

@@ -10,7 +10,6 @@ import time
 import numpy as np
 from hypothesis import given, strategies as st
 
-from cpkit.propagators.tiling_filters import StateSpace
 from tests.robustness import monominoes, run, start, summary, wait_for
 
 
@@ -76,6 +75,8 @@ def test_sigterm_during_the_set_up_ends_with_the_summary(tmp_path):
 def test_state_rows_equal_the_whole_table(counts, signed):
     """The rows the one-shot filters compute (doubling shifts on big integers) are the rows
     of the whole table the DLX triggers use (built class by class)."""
+    from cpkit.propagators.tiling_filters import StateSpace
+
     values = [v for v, _ in counts]
     space = StateSpace.of(values, [c for _, c in counts], signed,
                           n_values=sum(v * c for v, c in counts) + 1)
