@@ -42,7 +42,12 @@ def whole_number(token: str) -> int | None:
 
 def hash_comment(line: bytes) -> int:
     """Where a line's comment starts (its length if none): ``#`` to the end of the line, as
-    in polycube and edge-matching files."""
+    in polycube and edge-matching files, or the whole line when its first token is ``c`` (the
+    comment lines of ``.puz`` files).  Only where bytes that are not text are let through
+    depends on it: the parser still reads every line its own way."""
+    words = line.split(None, 1)
+    if words and words[0] == b"c":
+        return 0
     at = line.find(b"#")
     return len(line) if at < 0 else at
 

@@ -54,10 +54,10 @@ a a b b b
             b"1 5 2 0", b"1 0 2 3", b"0 0 2 2", b"2 0 2 4", b"0 1 1 0", b"1 1 0 0", b"0 1 5 1",
             b"5 3 4 5", b"5 5 3 4", b"2 0 1 5", b"0 2 3 2", b"0 0 2 2", b"5 5 5 4", b"3 5 5 5",
             b"2 5 1 0", b"3 1 0 1")),
-        b"# owen layout\n3 3\n0 1 2 0\n0 1 2 1\n0 0 2 1\n2 1 2 0\n2 2 2 1\n2 0 2 2\n"
-        b"2 1 0 0\n2 1 0 1\n2 0 0 1\n",
-        b"1\n1 1 1 0\n3 3\n0 1 2 0\n0 1 2 1\n0 0 2 1\n2 1 2 0\n2 2 2 1\n2 0 2 2\n"
-        b"2 1 0 0\n2 1 0 1\n2 0 0 1\n"],
+        b"c the W H layout (.puz)\n3 3\n0 1 2 0\n0 1 2 1\n0 0 2 1\n2 1 2 0\n2 2 2 1\n"
+        b"2 0 2 2\n2 1 0 0\n2 1 0 1\n2 0 0 1\n",
+        b"# Heule's layout: hints, then the tiles\n1\n1 1 1 0\n0 1 2 0\n0 1 2 1\n0 0 2 1\n"
+        b"2 1 2 0\n2 2 2 1\n2 0 2 2\n2 1 0 0\n2 1 0 1\n2 0 0 1\n"],
     "dlx1": [b"""| Knuth's example, with two secondary items
 a b c d e f g | x y
 c e x
