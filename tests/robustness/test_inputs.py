@@ -41,7 +41,9 @@ def test_a_run_waiting_for_input_honours_sigterm():
     time.sleep(3)                             # reading standard input, which never comes
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
+    # 130: stopped by cpkit's handler; -SIGTERM: the signal came while Python was still
+    # importing (a loaded machine), before the handler was installed.  Either way the run ended.
+    assert proc.returncode in (130, -signal.SIGTERM), err
     assert "Traceback" not in err
 
 
