@@ -19,7 +19,7 @@ from importlib import import_module
 
 from ..errors import CpkitError
 
-SUBCOMMANDS = ("tile", "cover", "match", "score", "generate", "bench", "render")
+SUBCOMMANDS = ("tile", "cover", "match", "score", "compare", "generate", "bench", "render")
 
 #: The exit statuses of every command (README, ``cpkit --help``).
 OUTPUT_FAILED = 74          # sysexits.h EX_IOERR
