@@ -5,8 +5,9 @@ One JSON object, like the split runs' checkpoints (``cpkit.parallel.checkpoint``
 SHA-256 of its content), the options that shape the search (objective, seed, method
 configuration), the search seconds spent so far, the best board (orientation per cell, as
 ``tile * 4 + rotation``, -1 empty) with its score and when it was found, and each worker's
-state (``Anytime.snapshot``, base64).  The file is replaced atomically by the split runs'
-writer (``Checkpoint.save``: a temporary file, fsynced, renamed over the old one), so a
+state (``Anytime.snapshot``, base64).  The file is replaced atomically by the writer of every
+checkpoint (``cpkit.io.text.write_atomically``: a temporary file, fsynced, renamed over the
+old one), so a
 ``kill -9`` at any moment leaves the previous checkpoint or the new one, and a resumed run
 starts from a board at least as good as the file's.
 """
@@ -23,20 +24,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
-from ..parallel.checkpoint import FORMAT, VERSION, Checkpoint, canonical_options
+from ..io.text import read_bytes, write_atomically
+from ..parallel.checkpoint import FORMAT, VERSION, canonical_options
 
 KIND = "maximize"
-
-
-class _Document(Checkpoint):
-    """A JSON document written through ``Checkpoint.save``, the project's atomic
-    replacement, whose public contract is to write ``to_json()``."""
-
-    def __init__(self, data: dict[str, Any]):        # not the split runs' fields
-        self.data = data
-
-    def to_json(self) -> dict[str, Any]:
-        return self.data
 
 
 @dataclass
@@ -57,16 +48,19 @@ class MaximizeCheckpoint:
                 "workers": [base64.b64encode(s).decode("ascii") for s in self.states]}
 
     def save(self, path: str | os.PathLike) -> None:
-        """Replace ``path`` atomically; ``InputError`` if it cannot be written."""
-        _Document(self.to_json()).save(path)
+        """Replace ``path`` atomically (``cpkit.io.text.write_atomically``, the writer of every
+        checkpoint); ``InputError`` if it cannot be written (the previous file is untouched)."""
+        write_atomically(path, json.dumps(self.to_json(), separators=(",", ":")),
+                         "the checkpoint")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "MaximizeCheckpoint":
         try:
-            data = json.loads(Path(path).read_text())
-        except OSError as exc:
-            raise InputError(f"cannot read the checkpoint: {exc.strerror or exc}",
-                             str(path)) from None
+            raw = read_bytes(path, "a checkpoint", limit=None, regular_only=True)
+        except InputError as exc:
+            raise InputError(f"cannot read the checkpoint: {exc.message}", str(path)) from None
+        try:
+            data = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
             raise InputError("not a cpkit checkpoint (the file is not valid JSON; was it cut "
                              "short or edited?)", str(path)) from None
