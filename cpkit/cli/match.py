@@ -306,4 +306,12 @@ def _maximize(args, puzzle) -> int:
               f"{result.moves:,} moves, search {result.seconds:.1f} s (CPU "
               f"{result.cpu_seconds:.1f} s), jit {result.jit_seconds:.2f} s")
     sys.stdout.flush()
-    return 130 if result.stop_reason == INTERRUPTED else 0
+    if result.stop_reason == INTERRUPTED:
+        return 130
+    if result.checkpoint_error:
+        from . import CHECKPOINT_NOT_SAVED
+
+        print(f"cpkit: warning: {result.checkpoint_error}; the best board above is not in the "
+              f"checkpoint (the file holds the one written before)", file=sys.stderr)
+        return CHECKPOINT_NOT_SAVED
+    return 0

@@ -133,6 +133,7 @@ class _Run:
         self.stop_reason: str | None = None
         self.ended: float | None = None
         self.workers = 1
+        self.checkpoint_error: str | None = None
         self._saved_at = self.started
 
     # ------------------------------------------------------------------ the clock
@@ -187,11 +188,18 @@ class _Run:
             self.save()
 
     def save(self) -> None:
+        """Write the checkpoint; a failed write (a full disk) is kept in ``checkpoint_error``
+        and the search goes on (the file holds the previous checkpoint), as split runs do."""
         self._saved_at = time.perf_counter()
         board = None if self.best.board is None else [int(v) for v in self.best.board]
-        MaximizeCheckpoint(self.source, self.options, self.previous + self.elapsed(),
-                           self.best.score, board, self.best.at, list(self.states)
-                           ).save(self.checkpoint)
+        try:
+            MaximizeCheckpoint(self.source, self.options, self.previous + self.elapsed(),
+                               self.best.score, board, self.best.at, list(self.states)
+                               ).save(self.checkpoint)
+        except InputError as exc:
+            self.checkpoint_error = str(exc)
+        else:
+            self.checkpoint_error = None
 
     # ------------------------------------------------------------------ one worker
     def inline(self, stop: Callable[[], bool]) -> None:
@@ -312,4 +320,5 @@ class _Run:
             inner_edges=inner_edges(self.tables.width, self.tables.height), tiles_placed=tiles,
             cells=self.tables.n_cells, seconds_to_best=self.best.at, stop_reason=reason,
             seconds=self.previous + self.elapsed(), cpu_seconds=self.cpu, jit_seconds=self.jit,
-            workers=self.workers, seed=self.seed, options=self.options, **totals)
+            workers=self.workers, seed=self.seed, options=self.options,
+            checkpoint_error=self.checkpoint_error, **totals)

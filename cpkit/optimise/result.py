@@ -40,6 +40,7 @@ class MaximizeResult:
     restarts: int = 0
     boards: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+    checkpoint_error: str | None = None     # the last checkpoint write's failure, if it failed
 
     @property
     def complete(self) -> bool:

@@ -169,3 +169,29 @@ def test_ctrl_c_stops_with_the_best_board(tmp_path):
     summary = interrupted_summary("match", str(puzzle), "--maximize", "edges", "--workers", "1",
                                   "--json", "--progress", "0.2", after=0.5, searching="best")
     assert summary["score"] > 0 and summary["tiles_placed"] == 144
+
+
+def test_a_checkpoint_that_cannot_be_written_still_prints_the_best_board(capsys, tmp_path,
+                                                                          monkeypatch):
+    """A full disk after the first checkpoint: the run goes on, prints its best board and
+    exits with status 3 (the result printed, the last checkpoint not written)."""
+    from cpkit.errors import InputError
+    from cpkit.optimise import checkpoint
+
+    writes = []
+
+    def full_disk(path, text, what):
+        writes.append(path)
+        if len(writes) > 1:
+            raise InputError(f"cannot write {what}: No space left on device", str(path))
+        real(path, text, what)
+
+    real = checkpoint.write_atomically
+    monkeypatch.setattr(checkpoint, "write_atomically", full_disk)
+    puzzle = written(tmp_path, 12, 3, 8)
+    ck = tmp_path / "run.ck"
+    status, out, err = run(capsys, "match", puzzle, "--maximize", "edges", "--workers", "1",
+                           "--time-limit", "1", "--json", "--checkpoint", str(ck))
+    assert status == 3 and len(writes) >= 2 and "No space left on device" in err
+    assert json.loads(out.strip().splitlines()[-1])["tiles_placed"] == 144
+    assert checkpoint.MaximizeCheckpoint.load(ck).board is None    # the first write's
