@@ -79,6 +79,8 @@ class Checkpoint:
     shallow: list[tuple[int, list[int]]] = field(default_factory=list)
     solutions: dict[int, list[list[int]]] = field(default_factory=dict)
     states: dict[int, bytes] = field(default_factory=dict)     # unfinished subproblems
+    #: Why ``--engine auto`` chose the engine in ``options`` (None: the user named it).
+    engine_reason: str | None = None
 
     @classmethod
     def start(cls, model: dict[str, Any], options: dict[str, Any], frontier: Frontier,
@@ -150,6 +152,8 @@ class Checkpoint:
             out["kept"] = self.kept
             out["shallow"] = [[k, s] for k, s in self.shallow]
             out["solutions"] = {str(k): v for k, v in sorted(self._trimmed().items())}
+        if self.engine_reason:
+            out["engine_reason"] = self.engine_reason
         if self.states:
             out["states"] = {str(k): base64.b64encode(v).decode("ascii")
                              for k, v in sorted(self.states.items())}
@@ -226,9 +230,13 @@ class Checkpoint:
                       for k, v in data.get("states", {}).items()}
             if any(k in done or not 0 <= k < len(paths) for k in states):
                 raise ValueError("the state of a subproblem that is finished or out of range")
+            reason = data.get("engine_reason")
+            if reason is not None and not isinstance(reason, str):
+                raise ValueError("engine_reason is not text")
             return cls(dict(data["model"]), canonical_options(dict(data["options"])),
                        int(split["depth"]), paths, Part.from_json(data["above"]), done,
-                       float(data.get("seconds", 0.0)), kept, shallow, solutions, states)
+                       float(data.get("seconds", 0.0)), kept, shallow, solutions, states,
+                       reason)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"corrupt checkpoint ({exc})", str(path)) from None
 

@@ -16,6 +16,7 @@ import os
 import signal
 import threading
 import time
+from functools import partial
 from typing import Any, Callable
 
 from ..errors import EngineUnavailable, InputError
@@ -142,9 +143,10 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             max_stored, int) or max_stored < 0):
         raise InputError(f"max_stored must be a whole number >= 0, got {max_stored!r}")
 
-    def in_sequence() -> Result:
+    def in_sequence(sequential: Callable[..., Any] = sequential) -> Any:
         """The search in this process (with its own progress line where the engine reports
-        one); with ``max_stored``, the first solutions only."""
+        one); with ``max_stored``, the first solutions only.  ``sequential``: the solve to
+        run (``em_auto.choose``, which may return the engine it chose for a split run)."""
         line = search_line(model, family, name, progress if reports else False)
         reporting = {"on_progress": line.update} if line.enabled else {}
 
@@ -169,12 +171,14 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
 
             result = sequential(model, engine=name, limit=limit, time_limit=time_limit,
                                 count_only=False, on_solution=keep, **reporting, **options)
-            result.solutions = kept if emit is None else []      # as ``_emit`` leaves them
+            if isinstance(result, Result):
+                result.solutions = kept if emit is None else []  # as ``_emit`` leaves them
             return result
         finally:
             line.close()
 
-    if prepare is None:
+    races = family == "edge_matching" and name == "auto"        # em_auto: no tree of its own
+    if prepare is None and not races:
         if distributed or durable or (workers or 1) > 1:
             raise EngineUnavailable(f"the {name} engine cannot split its search: it runs with "
                                     f"--workers 1 and no --checkpoint, --resume or --scheduler")
@@ -194,6 +198,17 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     plain = workers == 1 and not distributed and not durable
     if plain or (workers is None and not distributed and not durable and limit is not None):
         return in_sequence()
+    reason, picked = None, None
+    if races:
+        picked = _resumed_engine(resume, family) if resume is not None else in_sequence(
+            partial(_race, workers=n_workers))
+        if isinstance(picked, Result):
+            return picked
+        name, reason = picked.engine, picked.reason
+        options.update({k: v for k, v in picked.options.items() if k not in options})
+        engine_fn = check_options(family, name, options)
+        if time_limit is not None:
+            time_limit = max(1e-3, time_limit - picked.seconds)
 
     with StopSignals() as signals:      # a Ctrl-C while preparing still gets a report
         job = Job(family, name, model, options)
@@ -202,7 +217,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             return tree.proof
         clock = RunClock(time_limit, signals.stopped)
         small = False
-        if workers is None and not distributed and not durable and not signals.raised:
+        if workers is None and not distributed and not durable and not signals.raised \
+                and reason is None:         # a race has sized the tree already
             probes = getattr(tree, "size_probes", 200)
             budget = plan.planning_budget(time_limit)
             small = plan.estimate(tree, [], probes, seconds=budget, cancel=plan.deadline(
@@ -214,9 +230,38 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             return result
         if small:
             return _in_process(tree, limit, clock.left(), count_only, on_solution, max_stored)
-        return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
-                           count_only, on_solution, checkpoint, resume, checkpoint_every,
-                           progress, source, subproblems, clock, max_stored).run(signals)
+        coordinator = Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
+                                  count_only, on_solution, checkpoint, resume,
+                                  checkpoint_every, progress, source, subproblems, clock,
+                                  max_stored)
+        coordinator.engine_reason = reason
+        result = coordinator.run(signals)
+        if reason is not None:          # the race's time is part of the run's
+            result.seconds += picked.seconds
+            result.stats.extra.update(engine_reason=reason, engine_race=picked.race)
+        return result
+
+
+def _race(model: Any, *, engine: str, workers: int, **options: Any) -> Any:
+    """``--engine auto`` on an edge-matching board before a split run: the race of
+    ``em_auto.choose`` in this process; a ``Result`` if it ended the run, else its choice."""
+    from ..search import em_auto
+
+    return em_auto.choose(model, workers=workers, **options)
+
+
+def _resumed_engine(path: str, family: str) -> Any:
+    """``--engine auto`` resuming a checkpoint: the engine and options it recorded, so that the
+    run goes on with the engine that made it (a race now could pick another)."""
+    from ..search.em_auto import Choice
+
+    ck = Checkpoint.load(path)
+    options = {k: v for k, v in ck.options.items() if k != "engine"}
+    engine = ck.options.get("engine")
+    if not isinstance(engine, str) or engine == "auto":
+        raise InputError("the checkpoint names no edge-matching engine to go on with", path)
+    why = ck.engine_reason or "the engine the checkpoint was made with"
+    return Choice(engine, options, f"resumed from the checkpoint: {why}", 0.0, {})
 
 
 class RunClock:
@@ -360,6 +405,8 @@ class Coordinator:
         self.subproblems = subproblems
         self._resumed: Checkpoint | None = None
         self._planning = PlanLine(False)         # drawn while a run plans (``_run``)
+        #: Why ``--engine auto`` picked the engine (recorded in the checkpoint), or None.
+        self.engine_reason: str | None = None
 
     def _recorded_options(self) -> dict[str, Any]:
         """What a checkpoint must agree on: the engine and every option shaping its search,
@@ -396,6 +443,7 @@ class Coordinator:
         if self.checkpoint_file is not None and frontier.above.complete:
             ck = Checkpoint.start(self.source, self._recorded_options(), frontier,
                                   self._kept())
+            ck.engine_reason = self.engine_reason
         return frontier, ck, time.time() - began
 
     def _cap(self) -> int | None:
