@@ -17,8 +17,13 @@ against the best); ``auto`` always gets the whole limit.  A stopped run shows ``
 from __future__ import annotations
 
 import math
+import multiprocessing
+import os
+import signal
+from pathlib import Path
 from typing import Any
 
+from ..errors import InputError
 from . import Table, progress
 from .edge_matching import search_seconds
 from .em_paper import paper_files
@@ -49,6 +54,8 @@ MODES = (("count", "all solutions"), ("first", "first solution"))
 #: Runs shorter than this are repeated, this many times in all, the shortest kept.
 SHORT, REPEATS = 0.1, 5
 QUICK_GRID = {6: [(5, 5)], 7: [(6, 7)]}
+#: The few-frame-colours table's runs get this many times the counting limit.
+FEW_LIMIT_FACTOR = 15
 
 
 def boards(quick: bool) -> list[tuple[str, Any, str]]:
@@ -130,6 +137,122 @@ def verdict(best: float, auto: float, auto_done: bool) -> tuple[float | None, bo
     return ratio, ratio <= FACTOR or (best < 1.0 and auto <= best + SLACK)
 
 
+def _warm_up() -> None:
+    """Every engine's kernels loaded, and everything run once, before any measurement."""
+    from ..models.em_generator import generate
+
+    tiny = generate(4, border_colours=2, inner_colours=3, seed=1)
+    for mode, _ in MODES:
+        measure(tiny, mode, 1.0)
+
+
+def _start_measuring() -> None:
+    """A measuring process leaves Ctrl-C (sent to the whole process group) to the suite, which
+    ends it and its processes (by SIGTERM)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _warm_up()
+
+
+def _measure_task(task: tuple[int, Any, str, float]) -> tuple[int, dict[str, Any]]:
+    number, puzzle, mode, limit = task
+    return number, measure(puzzle, mode, limit)
+
+
+def measure_all(found: list[tuple[str, Any, str]], mode: str, limit: float,
+                what: str) -> list[dict[str, Any]]:
+    """``measure`` on every board, over ``jobs()`` processes (each board's runs one after the
+    other in one of them, so that they are side by side)."""
+    tasks = [(k, puzzle, mode, limit) for k, (_, puzzle, _) in enumerate(found)]
+    out: list[dict[str, Any]] = [{}] * len(found)
+    if jobs() <= 1:
+        _warm_up()
+        for number, puzzle, _, _ in tasks:
+            progress(f"{found[number][0]} ({what})", number + 1, len(found))
+            out[number] = measure(puzzle, mode, limit)
+        return out
+    _warm_up()          # compiled here once: the measuring processes then load the kernels
+    pool = multiprocessing.get_context("spawn").Pool(jobs(), initializer=_start_measuring)
+    try:
+        for done, (number, runs) in enumerate(pool.imap_unordered(_measure_task, tasks), 1):
+            progress(f"{found[number][0]} ({what})", done, len(found))
+            out[number] = runs
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+    return out
+
+
+def jobs() -> int:
+    """Boards measured at once: ``CPKIT_BENCH_JOBS``, by default 2 (the benchmark machine's
+    cores; every run itself is one process)."""
+    text = os.environ.get("CPKIT_BENCH_JOBS", "2").strip()
+    if not text.isdigit() or int(text) < 1:
+        raise InputError(f"CPKIT_BENCH_JOBS must be a whole number >= 1, got {text!r}")
+    return int(text)
+
+
+#: Boards with few frame colours for their size (seed ``SEED``), where the brute force's
+#: column scan is hard to beat: ``auto`` by default (``cpkit match``, every core) and in one
+#: process, beside the brute force and its C reference (``benchmarks/em_bt_ref.c``).
+FEW_FRAME_COLOURS = [(8, 5, 9), (8, 6, 8), (9, 7, 12), (10, 8, 14)]
+
+
+def few_frame_colours(quick: bool, limit: float) -> Table:
+    import tempfile
+
+    from ..io.edge_matching import write_native
+    from ..parallel.runner import run as default_solve
+    from ..models.em_generator import generate
+    from ..search import solve
+    from .edge_matching import run_c_reference, with_symmetry_hint
+    from .tiling import c_reference
+
+    binary = c_reference("em_bt_ref")
+    rows = []
+    specs = FEW_FRAME_COLOURS[2:3] if quick else FEW_FRAME_COLOURS
+    with tempfile.TemporaryDirectory() as tmp:
+        for number, (side, frame, inner) in enumerate(specs, 1):
+            puzzle = generate(side, border_colours=frame, inner_colours=inner, seed=SEED)
+            progress(f"{puzzle.name} (beside the C brute force)", number, len(specs))
+            path = Path(tmp) / f"{puzzle.name}.txt"
+            write_native(puzzle, path)
+            brute = solve(puzzle, engine="backtrack", count_only=True, time_limit=limit)
+            c = run_c_reference(binary, with_symmetry_hint(puzzle, path, Path(tmp)), limit) \
+                if binary else None
+            one = solve(puzzle, count_only=True, time_limit=limit)
+            default = default_solve(puzzle, count_only=True, time_limit=limit)
+            runs = [brute, one, default]
+            counts = {r.count for r in runs if r.complete} | (
+                {int(c["solutions"])} if c and c["complete"] else set())
+            if len(counts) > 1:
+                raise RuntimeError(f"{puzzle.name}: counts disagree: {sorted(counts)}")
+
+            def secs(r) -> str:
+                return f"{r.seconds:.2f}" if r.complete else f">= {r.seconds:.0f}"
+
+            rows.append([puzzle.name, f"b{frame}i{inner}",
+                         f"{brute.count:,}" if brute.complete else f">= {brute.count:,}",
+                         f"{brute.stats.nodes:,}", secs(brute),
+                         "" if c is None else (f"{c['seconds']:.2f}" if c["complete"]
+                                               else f">= {c['seconds']:.0f}"),
+                         secs(one), one.engine, f"{one.seconds / brute.seconds:.2f}",
+                         secs(default), default.engine,
+                         f"{default.stats.extra.get('workers', 1)}",
+                         f"{default.seconds / brute.seconds:.2f}"])
+    return Table(
+        "Boards with few frame colours: `auto` beside the brute force (numba and C), all "
+        "solutions",
+        ["board", "colours", "solutions", "brute-force nodes", "backtrack s", "C brute force s",
+         "auto s (one process)", "engine", "auto / backtrack",
+         "`cpkit match` s (default)", "engine", "workers", "default / backtrack"], rows,
+        [f"`cpkit generate edge-matching --size N --border-colors B --inner-colors I --seed "
+         f"{SEED}`; each run limited to {limit:g} s; search seconds, JIT apart.  `auto` in one "
+         f"process is `--workers 1`; `cpkit match` by default uses every core (a count it "
+         f"estimates to take more than two seconds is split).  The C brute force "
+         f"(`benchmarks/em_bt_ref.c`, `cc -O2`) makes the same nodes."])
+
+
 def auto_suite(quick: bool = False) -> list[Table]:
     secs = limits(quick)
     found = boards(quick)
@@ -137,9 +260,8 @@ def auto_suite(quick: bool = False) -> list[Table]:
     tables, summary, figures = [], [], []
     for mode, what in MODES:
         rows, ratios, misses, finished, agreed = [], [], [], 0, 0
-        for number, (label, puzzle, colours) in enumerate(found, 1):
-            progress(f"{label} ({what})", number, len(found))
-            runs = measure(puzzle, mode, secs[mode])
+        measured = measure_all(found, mode, secs[mode], what)
+        for (label, puzzle, colours), runs in zip(found, measured):
             solutions = _check_counts(label, mode, runs)
             agreed += 1
             done = {k: r["seconds"] for k, r in runs.items() if r["done"] and k in labels}
@@ -192,4 +314,5 @@ def auto_suite(quick: bool = False) -> list[Table]:
          f"boards some engine and `auto` finished.  Generated boards: `cpkit generate "
          f"edge-matching --size N --border-colors B --inner-colors I --seed {SEED}`."]))
     tables[-1].figures = figures
+    tables.append(few_frame_colours(quick, FEW_LIMIT_FACTOR * secs["count"]))
     return tables

@@ -65,7 +65,7 @@ RACE_SHARE = 0.2
 #: ... and in any case after this long (the estimates are good enough by then).
 MAX_RACE_SECONDS = 10.0
 #: Before the brute force's solo, each other engine's first turn.
-GLIMPSE_SECONDS = 0.001
+GLIMPSE_SECONDS = 0.0005
 #: A leader this many times ahead of the runner-up ends the race this many times sooner.
 MAX_LEAD = 10.0
 #: An engine is not judged before it has searched this long.
