@@ -202,10 +202,11 @@ def run(args) -> int:
               f"{format_board(puzzle, partial, args.colours)}\n", flush=True)
     deepest = "" if partial is None else f", deepest {reached}"
     rate = f"{extra.get('nodes_per_s', 0):,} {node_units(result)[1]}"
-    text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}{deepest}; "
-            f"engine {result.engine}, {nodes_phrase(result)}{propagated}, search "
+    # Why auto chose the engine goes above the summary, which stays the last line.
+    why = f"engine {result.engine} chosen by auto: {extra['engine_reason']}\n" \
+        if "engine_reason" in extra else ""
+    text = (f"{why}{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}"
+            f"{deepest}; engine {result.engine}, {nodes_phrase(result)}{propagated}, search "
             f"{result.seconds:.3f} s ({rate}){planning_phrase(result)}, "
             f"jit {result.jit_seconds:.2f} s")
-    if "engine_reason" in extra:
-        text += f"\nengine {result.engine} chosen by auto: {extra['engine_reason']}"
     return finish(result, args.json, text)
