@@ -5,7 +5,7 @@ numpy), which compiles to flat arrays for the numba engines in ``search`` (with 
 in ``propagators``); every engine returns a ``result.Result``; OR-Tools CP-SAT solves the same
 models as an independent cross-check (``models.cpsat``).
 
-The public API is ``load``, ``solve`` and ``count``.
+The public API is ``load``, ``solve``, ``count`` and ``score`` (edge-matching boards).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ._numba_cache import default_cache_dir
 if not os.environ.get("NUMBA_CACHE_DIR"):
     os.environ["NUMBA_CACHE_DIR"] = default_cache_dir()
 
-from .api import count, load, solve  # noqa: E402
+from .api import count, load, score, solve  # noqa: E402
 
-__all__ = ["load", "solve", "count"]
+__all__ = ["load", "solve", "count", "score"]
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""The public API behind ``cpkit.load``, ``cpkit.solve`` and ``cpkit.count``."""
+"""The public API behind ``cpkit.load``, ``cpkit.solve``, ``cpkit.count`` and ``cpkit.score``."""
 
 from __future__ import annotations
 
@@ -87,3 +87,26 @@ def count(model_or_path, *, unique: str | None = None, engine: str = "auto",
         raise CpkitError(f"the search stopped early ({result.stop_reason}) after "
                          f"{result.count} solutions; the count is not exact")
     return result.count
+
+
+def score(board, puzzle, *, format: str = "auto", ignore_hints: bool = False):
+    """The score of an edge-matching board (``cpkit.models.score.Score``: ``score`` matched
+    edges of ``max_score``, ``tiles_placed``, ``mismatches``, hints), as ``cpkit score``
+    prints it.  ``board`` is a ``Board``, a ``BoardSolution`` (a solution of ``cpkit.solve``)
+    or the path of a board file or of a file holding a viewer link; ``puzzle`` an
+    ``EdgeMatchingPuzzle`` or the path of its file (``format``, ``ignore_hints`` as for
+    ``load``).  A board that breaks a rule raises ``InputError`` naming the cell."""
+    from .io.boards import load_board
+    from .io.edge_matching import read_edge_matching
+    from .models.score import score_board
+
+    if isinstance(puzzle, (str, Path)):
+        puzzle = read_edge_matching(puzzle, format=format, ignore_hints=ignore_hints)
+    elif ignore_hints:
+        puzzle = puzzle.without_hints()
+    if not isinstance(board, (str, Path)):
+        return score_board(puzzle, board)
+    try:
+        return score_board(puzzle, load_board(board, puzzle))
+    except InputError as exc:
+        raise exc.located(str(board)) from None

@@ -21,8 +21,13 @@ from ..errors import InputError
 from . import Table, progress
 from .tiling import ROOT, c_reference, cold_jit_seconds
 
+#: Data outside the repository, each folder found beside the checkout unless its environment
+#: variable names another: the paper's 48 instances, and the Eternity II files as the community
+#: publishes them (pieces, clue puzzles, variants, record boards, Owen's sets).
 BENOIST = Path(os.environ.get("CPKIT_EM_BENCHMARKS",
                               ROOT.parent / "shared" / "em-benchmarks" / "benoist"))
+ETERNITY2 = Path(os.environ.get("CPKIT_ETERNITY2",
+                                ROOT.parent / "shared" / "em-benchmarks" / "eternity2"))
 
 
 def search_seconds(default: float) -> float:

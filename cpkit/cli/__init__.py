@@ -14,7 +14,7 @@ from importlib import import_module
 
 from ..errors import CpkitError
 
-SUBCOMMANDS = ("tile", "cover", "match", "generate", "bench", "render")
+SUBCOMMANDS = ("tile", "cover", "match", "score", "generate", "bench", "render")
 
 
 def build_parser() -> argparse.ArgumentParser:

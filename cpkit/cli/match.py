@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from ..io.edge_matching import FORMATS, format_board, read_edge_matching
+from ..io.boards import format_board
+from ..io.edge_matching import FORMATS, read_edge_matching
+from ..io.viewer_link import check_linkable, format_link
 from ..models.edge_matching import UNIQUE_MODES
 from ..result import count_phrase
 from ..search import supported
@@ -20,12 +22,14 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "match", help="solve an edge-matching puzzle (Eternity II style)",
         description="Find, count or enumerate the solutions of an edge-matching puzzle "
-                    "(docs/formats.md: the native format of Benoist's benchmarks, Brendan "
-                    "Owen's 'W H' layout, Heule's hint-count-first layout).  Solutions are "
-                    "printed as a board, top row first, each cell as tile/rotation (tiles "
-                    "numbered from 1 as in the file; rotation r puts the tile's side r north).  "
-                    "A run of cp, backtrack or edges that ends without a solution prints the "
-                    "deepest partial board it reached instead ('.' on empty cells).",
+                    "(docs/formats.md: the native format of Benoist's benchmarks, Heule's "
+                    "layout (hint count, hints, tiles), Gallicchio's .puz ('W H', tiles) and "
+                    "headerless tile lists such as Brendan Owen's sets; detected).  Solutions "
+                    "are printed as a board, top row first, each cell as tile/rotation (tiles "
+                    "numbered from 1 as in the file; rotation r puts the tile's side r north): "
+                    "a board file, which 'cpkit score' reads.  A run of cp, backtrack or edges "
+                    "that ends without a solution prints the deepest partial board it reached "
+                    "instead ('.' on empty cells).",
         formatter_class=HelpFormatter)
     p.add_argument("puzzle", metavar="FILE", help="edge-matching puzzle file")
     p.add_argument("--engine", default="auto", choices=supported("edge_matching"),
@@ -93,6 +97,9 @@ def add_parser(sub) -> None:
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
                    help="file layout (auto: detected from the numbers on the first lines)")
+    p.add_argument("--link", action="store_true",
+                   help="after every board printed, the link that shows it in the "
+                        "community's board viewer (e2.bucas.name; 'cpkit score' reads it back)")
     p.add_argument("--show", type=non_negative_int, metavar="N", default=None,
                    help="print at most N solutions (default: all, or none with --count-only)")
     p.add_argument("--colours", action="store_true",
@@ -135,10 +142,17 @@ def run(args) -> int:
         from ..render import check_output
 
         check_output(args.render)
+    if args.link:
+        check_linkable(puzzle)
     announce_compiles()
     show = 0 if args.count_only else args.show
     shown = [0]
     first: list = []
+
+    def printed(board) -> str:
+        """A board as printed: its grid, then its viewer link with ``--link``."""
+        text = format_board(board, puzzle, args.colours)
+        return f"{text}\n{format_link(puzzle, board)}" if args.link else text
 
     def on_solution(solution) -> None:
         if not first:
@@ -146,8 +160,7 @@ def run(args) -> int:
         if show is not None and shown[0] >= show:
             return
         shown[0] += 1
-        print(f"solution {shown[0]}:\n{format_board(puzzle, solution, args.colours)}\n",
-              flush=True)
+        print(f"solution {shown[0]}:\n{printed(solution)}\n", flush=True)
 
     options = dict(engine=args.engine, unique=args.unique, limit=args.limit, first=args.first,
                    time_limit=args.time_limit, count_only=args.count_only or show == 0)
@@ -198,8 +211,7 @@ def run(args) -> int:
     extra = result.stats.extra
     propagated = f", {extra['propagated']:,} propagated" if "propagated" in extra else ""
     if partial is not None and show != 0:
-        print(f"deepest partial board ({reached}):\n"
-              f"{format_board(puzzle, partial, args.colours)}\n", flush=True)
+        print(f"deepest partial board ({reached}):\n{printed(partial)}\n", flush=True)
     deepest = "" if partial is None else f", deepest {reached}"
     rate = f"{extra.get('nodes_per_s', 0):,} {node_units(result)[1]}"
     # Why auto chose the engine goes above the summary, which stays the last line.

@@ -151,7 +151,7 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
 @pytest.mark.parametrize("args, match", [
     (["no_such_file.txt"], "no such file"),
     ([EM / "manifest.json"], "manifest.json:1: expected whole numbers"),
-    ([SMALL, "--format", "owen"], "gen_5_b4i5_s1.txt:2:"),
+    ([SMALL, "--format", "puz"], "gen_5_b4i5_s1.txt:2:"),
     ([SMALL, "--engine", "backtrack", "--no-preemption"], "--no-preemption applies to the cp"),
     ([SMALL, "--render", "x.gif"], ".png or .svg"),
     ([SMALL, "--engine", "alldiff", "--workers", "2"], "alldiff engine runs in one process"),

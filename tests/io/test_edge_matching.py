@@ -8,8 +8,9 @@ import pytest
 
 from cpkit.api import load
 from cpkit.errors import InputError
-from cpkit.io.edge_matching import format_native, parse_edge_matching, read_edge_matching
-from cpkit.models.edge_matching import Hint
+from cpkit.io.edge_matching import (format_native, looks_like_edge_matching, parse_edge_matching,
+                                    read_edge_matching)
+from cpkit.models.edge_matching import Hint, rotate
 from cpkit.models.em_generator import generate
 
 BENOIST = Path(__file__).resolve().parents[3] / "shared" / "em-benchmarks" / "benoist"
@@ -22,13 +23,57 @@ def native(hints=()):
     return "\n".join(["3", "12", str(len(hints)), *hints, *TILES]) + "\n"
 
 
-def test_three_layouts_read_the_same_puzzle():
+def test_four_layouts_read_the_same_puzzle():
     a = parse_edge_matching(native(["2 2 5 0"]))
-    b = parse_edge_matching("1\n2 2 5 0\n3 3\n" + "\n".join(TILES))
-    c = parse_edge_matching("3 3\n" + "\n".join(TILES))
-    assert a.tiles == b.tiles == c.tiles
+    b = parse_edge_matching("1\n2 2 5 0\n" + "\n".join(TILES))         # heule: no size line
+    c = parse_edge_matching("3 3\n" + "\n".join(TILES))                 # puz
+    d = parse_edge_matching("\n".join(TILES))                            # tiles only
+    assert a.tiles == b.tiles == c.tiles == d.tiles
     assert a.hints == b.hints == (Hint(1, 1, 4, 0),)     # row 2 from the top of 3 = y 1
-    assert c.hints == () and c.n_colours == 12
+    assert c.hints == d.hints == () and c.n_colours == d.n_colours == 12
+    assert {(p.width, p.height) for p in (a, b, c, d)} == {(3, 3)}
+
+
+def test_heule_hint_rotations_are_clockwise_quarter_turns():
+    """Heule's encoder shows side ``(j - r) % 4`` of a hinted tile on side ``j``: a rotation
+    of 1 turns the tile a quarter clockwise, which puts its west side north (rotation 3)."""
+    puzzle = parse_edge_matching("1\n2 2 5 1\n" + "\n".join(TILES))
+    assert puzzle.hints == (Hint(1, 1, 4, 3),)
+    north, east, south, west = (int(c) for c in TILES[4].split())
+    assert rotate(puzzle.tiles[4], 3) == (west, north, east, south)
+
+
+def test_heules_old_size_line_is_refused_at_its_line():
+    with pytest.raises(InputError, match=r"^f\.txt:3: expected tile 1 of 10: four colours"):
+        parse_edge_matching("1\n2 2 5 0\n3 3\n" + "\n".join(TILES), "f.txt")
+
+
+@pytest.mark.parametrize("width, height", [(6, 12), (12, 6), (5, 3), (2, 7), (2, 2), (9, 9)])
+def test_headerless_sizes_follow_from_the_tile_kinds(width, height):
+    """Corner, edge and inner tiles give the sides (laid wider than high), whatever the order
+    of the tiles."""
+    p = generate(width, height, border_colours=3, inner_colours=4, seed=width * height)
+    lines = [" ".join(map(str, t)) for t in p.tiles][::-1]
+    for text in ("\n".join(lines), "0\n" + "\n".join(lines)):
+        q = parse_edge_matching(text)
+        assert (q.width, q.height) == (max(width, height), min(width, height))
+        assert q.tiles == p.tiles[::-1]
+
+
+def test_tiles_that_fill_no_board_are_refused_by_their_kinds():
+    corners = ["0 0 1 1", "1 0 0 1", "1 1 0 0", "0 1 1 0"]
+    with pytest.raises(InputError, match=r"^f\.txt: the file writes no board size and its 5 "
+                                         r"tiles \(4 corner, 0 edge, 1 inner"):
+        parse_edge_matching("\n".join(corners + ["1 1 1 1"]), "f.txt")
+    # A square number of tiles is taken as a square board, whose check says what is short.
+    with pytest.raises(InputError, match=r"^f\.txt: a 3 x 3 board needs 4 edge tiles"):
+        parse_edge_matching("\n".join(corners + ["1 1 1 1"] * 5), "f.txt")
+
+
+def test_c_comment_lines_are_skipped():
+    text = "c a .puz file\nc\n3 3\n" + "\n".join(TILES)
+    assert parse_edge_matching(text).tiles == parse_edge_matching(native()).tiles
+    assert looks_like_edge_matching(text)
 
 
 def test_format_can_be_forced():
@@ -56,6 +101,7 @@ def test_comments_and_blank_lines_are_ignored():
     ("3\n12\n0\n0 1 0 1\n", 4, "cannot all face the frame"),
     ("99\n12\n0\n", 1, "outside 2..64"),
     ("1 2 3\n4\n", 1, "cannot tell the layout"),
+    ("7\n1 2\n", 1, "name it with --format native"),
 ])
 def test_errors_name_the_line(text, line, message):
     with pytest.raises(InputError, match=message) as err:
