@@ -318,11 +318,12 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     terms and the run splits as finely as it plans to: at the first depth with 20,000
     subproblems, or the one above it if that first one holds more than ``MAX_OVERSHOOT``."""
     board = generated(capsys, tmp_path, 16, 2, 2)
-    status, out, _ = run(capsys, "match", board, "--monte-carlo", "2", "--json")
+    status, out, _ = run(capsys, "match", board, "--engine", "cp", "--monte-carlo", "2",
+                         "--json")
     estimate = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and estimate["estimated_nodes"] is None
-    status, out, _ = run(capsys, "match", board, "--workers", "2", "--time-limit", "2",
-                         "--count-only", "--json")
+    status, out, _ = run(capsys, "match", board, "--engine", "cp", "--workers", "2",
+                         "--time-limit", "2", "--count-only", "--json")
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and summary["complete"] is False and summary["stop_reason"] == "time_limit"
     n = summary["subproblems"]
