@@ -201,6 +201,10 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         return in_sequence()
     reason, picked = None, None
     if races:
+        if resume is not None and _before_the_race(resume, source):
+            resume = None           # killed while racing: nothing was searched, race again
+        if resume is None and checkpoint is not None:
+            _save_before_the_race(checkpoint, source, options)
         picked = _resumed_engine(resume, family) if resume is not None else in_sequence(
             partial(_race, workers=n_workers))
         if isinstance(picked, Result):
@@ -257,6 +261,25 @@ def _race(model: Any, *, engine: str, workers: int, **options: Any) -> Any:
     from ..search import em_auto
 
     return em_auto.choose(model, workers=workers, **options)
+
+
+def _save_before_the_race(path: str, source: dict[str, Any], options: dict[str, Any]) -> None:
+    """The checkpoint of an ``auto`` run before its race has picked an engine: written at
+    once, as every checkpointed run writes one as it starts, so that a run killed while racing
+    leaves a file to resume (``_before_the_race``).  The run's own checkpoint, with the engine
+    picked, replaces it when the race is over; a race that ends the run leaves it, and resuming
+    it races again."""
+    Checkpoint.unplanned(source, dict(options, engine="auto")).save(path)
+
+
+def _before_the_race(path: str, source: dict[str, Any]) -> bool:
+    """Whether the checkpoint at ``path`` was written before an ``auto`` race picked its engine
+    (checked to belong to this puzzle: anything else goes on to the usual checks)."""
+    ck = Checkpoint.load(path)
+    if ck.options.get("engine") != "auto" or ck.planned:
+        return False
+    ck.check_matches(source, ck.options, path)         # the puzzle; no option has acted yet
+    return True
 
 
 def _resumed_engine(path: str, family: str) -> Any:
