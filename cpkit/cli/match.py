@@ -258,7 +258,7 @@ def _maximize(args, puzzle) -> int:
 
     searching = {"--first": args.first, "--limit": args.limit is not None,
                  "--count-only": args.count_only, "--show": args.show is not None,
-                 "--engine": args.engine != "cp", "--monte-carlo": args.monte_carlo,
+                 "--engine": args.engine != "auto", "--monte-carlo": args.monte_carlo,
                  "--subproblems": args.subproblems is not None,
                  "--unique": args.unique != "rotation", "--shave": args.shave is not None}
     used = [flag for flag, given in searching.items() if given]
