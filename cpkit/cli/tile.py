@@ -10,13 +10,14 @@ from ..result import count_phrase
 from ..search import supported
 from ..search.tiling import UNIQUE_MODES
 from . import long_runs
+from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
                      non_negative_int, planning_phrase, positive_int, render_first)
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "tile", help="solve a tiling puzzle (polycube definition file)",
+        "tile", help=SUMMARIES["tile"],
         description="Find, count or enumerate the tilings of a polyomino/polycube puzzle given "
                     "as a polycube definition file (docs/formats.md).  Solutions are printed "
                     "as letter grids, z-layers side by side, top row first.",

@@ -246,7 +246,7 @@ def test_ctrl_c_while_starting_up_is_one_line(monkeypatch, capsys):
     interrupted run, exit status 130 and one line, not a traceback through the imports."""
     import cpkit.cli
 
-    def interrupted_import():
+    def interrupted_import(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cpkit.cli, "build_parser", interrupted_import)
