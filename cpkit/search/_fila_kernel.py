@@ -141,7 +141,7 @@ def _with_open_count(k, b0, b1, b2, hole):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _select_by_fits(W, hv, kind, width, Q, avail, ilsi, planes, pb, nonempty, lptr, lmask, cand,
                     counters, o0, o1, o2, o3):
     """selectFila for E and S.  E: the holes with fewest open neighbours are the candidates;
@@ -252,7 +252,7 @@ def _drop_neighbours(W, lmask, b, nbmask, planes, pb):
                 planes[nb + 2 * W + x] ^= d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e_below,
            lmask, limg, lptr, nonempty, ilsi, nbmask, order,
            left, occ_stack, planes, lv, chosen, attempts, fits, cand, state, counters,
