@@ -12,7 +12,7 @@ replaced by its canonical shape (``geometry.canonical``) under the pieces' own g
 search depends on the turned region and the set of pieces alone, not on how the file drew each
 piece (a piece's orientations are generated in an order that starts from its cells as given).
 Two files that are turns or mirror images of one another therefore have the same oriented
-puzzles, and one ``key`` for each.
+puzzles (``distinct`` lists them, each with a key).
 """
 
 from __future__ import annotations
@@ -73,20 +73,32 @@ class Turn:
 
 
 def all_turns(puzzle: Puzzle) -> list[Turn]:
-    """Every turn of the puzzle's box a search may use: all 48 for a puzzle whose pieces may
-    take any orientation; for a one-sided puzzle only the turns that keep the board in its
-    plane, face up (its pieces cannot be turned over, so a mirror of the board must mirror the
-    pieces too, which ``oriented`` does); a flat free puzzle must keep its thin side along z
+    """Every turn of the puzzle a search may use, each fitted to the puzzle's cells (free and
+    stationary: their bounding box goes to the origin).  All 48 for a puzzle whose pieces may
+    take any orientation; for a one-sided puzzle only those that keep the board in its plane,
+    face up (its pieces cannot be turned over, so a mirror image of the board must mirror the
+    pieces too, which ``oriented`` does); a flat free puzzle keeps its thin side along z
     (``Puzzle.dimension`` and the 2D search configurations look at z)."""
+    every = _occupied(puzzle)
+    extent = every.max(axis=0) - every.min(axis=0) + 1
     out = []
     for m in group("mirror"):
         if puzzle.one_sided and m[2, 2] != 1:
             continue
-        turn = Turn.of(m, puzzle.box)
-        if puzzle.dimension == 2 and turn.box[2] != 1:
+        moved = every @ m.T
+        low = moved.min(axis=0)
+        turn = Turn(tuple(tuple(int(v) for v in row) for row in m), tuple(int(v) for v in -low),
+                    tuple(int(v) for v in moved.max(axis=0) - low + 1))
+        if min(extent) == 1 and turn.box[2] != 1:
             continue
         out.append(turn)
     return out
+
+
+def _occupied(puzzle: Puzzle) -> np.ndarray:
+    """The free cells and the stationary pieces' cells, as rows."""
+    return np.array(puzzle.cells + [c for p in puzzle.stationary_pieces for c in p.cells],
+                    dtype=np.int64).reshape(-1, 3)
 
 
 def turned(puzzle: Puzzle, turn: Turn, name: str | None = None) -> Puzzle:
@@ -95,36 +107,59 @@ def turned(puzzle: Puzzle, turn: Turn, name: str | None = None) -> Puzzle:
     pieces = [Piece(p.name, tuple(turn.cells(p.cells)), True) if p.stationary
               else Piece(p.name, normalize(transform(p.cells, np.array(turn.matrix))))
               for p in puzzle.pieces]
-    return Puzzle(pieces, box=turn.box, one_sided=puzzle.one_sided, mirror=puzzle.mirror,
-                  name=puzzle.name if name is None else name)
+    return _rebuilt(puzzle, pieces, turn, puzzle.name if name is None else name)
 
 
 def oriented(puzzle: Puzzle, turn: Turn) -> Puzzle:
     """The puzzle the search sees in orientation ``turn``: the region turned, each mobile
     piece's shape canonical (its file drawing no longer matters), names and order kept."""
-    kind = puzzle.group_kind
+    forms = _piece_forms(puzzle)
     pieces = []
     for p in puzzle.pieces:
         if p.stationary:
             pieces.append(Piece(p.name, tuple(sorted(turn.cells(p.cells),
                                                      key=lambda c: (c[2], c[1], c[0]))), True))
         else:
-            pieces.append(Piece(p.name, canonical(transform(p.cells, np.array(turn.matrix)),
-                                                  kind)))
-    if not puzzle.stationary_pieces and len(puzzle.cells) != int(np.prod(puzzle.box)):
-        # A puzzle built from an explicit region: turn the region itself.
-        return Puzzle(pieces, region=turn.cells(puzzle.cells), one_sided=puzzle.one_sided,
-                      mirror=puzzle.mirror, name=puzzle.name)
-    return Puzzle(pieces, box=turn.box, one_sided=puzzle.one_sided, mirror=puzzle.mirror,
-                  name=puzzle.name)
+            pieces.append(Piece(p.name, forms[p.name][turn.reflection]))
+    return _rebuilt(puzzle, pieces, turn, puzzle.name)
 
 
-def key(puzzle: Puzzle) -> tuple:
-    """Equal for two oriented puzzles iff their searches are the same: box, free cells, and
-    the mobile pieces (name and shape) in order."""
-    return (puzzle.box, tuple(puzzle.cells),
-            tuple((p.name, p.cells) for p in puzzle.mobile_pieces),
-            puzzle.one_sided, puzzle.mirror)
+def distinct(puzzle: Puzzle) -> list[tuple[Turn, tuple]]:
+    """One turn per distinct oriented puzzle (the first in ``all_turns`` order) with a key
+    that tells the oriented puzzles apart (its box, free cells and pieces), computed without
+    building them.  A puzzle and any turn of it have the same keys and the same oriented
+    puzzles (the turns put the puzzle's cells at the origin, whatever box the file gave)."""
+    forms = _piece_forms(puzzle)
+    pieces = {flip: tuple((p.name, forms[p.name][flip]) for p in puzzle.mobile_pieces)
+              for flip in (False, True)}
+    coords = puzzle.cell_coords.astype(np.int64)
+    seen: dict[tuple, Turn] = {}
+    for turn in all_turns(puzzle):
+        moved = coords @ np.array(turn.matrix, dtype=np.int64).T + np.array(turn.shift)
+        moved = moved[np.lexsort((moved[:, 0], moved[:, 1], moved[:, 2]))]
+        k = (turn.box, moved.astype(np.int32).tobytes(), pieces[turn.reflection],
+             puzzle.one_sided, puzzle.mirror)
+        seen.setdefault(k, turn)
+    return [(turn, k) for k, turn in seen.items()]
+
+
+def _piece_forms(puzzle: Puzzle) -> dict[str, tuple]:
+    """Each mobile piece's canonical shape under the pieces' group, as drawn and mirrored: a
+    turn's pieces are the first when it is a rotation, the second when it is a reflection
+    (for one-sided pieces, a reflection of the board mirrors each piece)."""
+    kind = puzzle.group_kind
+    return {p.name: (canonical(p.cells, kind),
+                     canonical(transform(p.cells, np.diag([-1, 1, 1])), kind))
+            for p in puzzle.mobile_pieces}
+
+
+def _rebuilt(puzzle: Puzzle, pieces: list[Piece], turn: Turn, name: str) -> Puzzle:
+    """The turned puzzle: its free cells are the turned region, whether the puzzle was built
+    from a box (the free cells and the stationary pieces fill it, so the bounding box is the
+    turned box) or from a region (stationary pieces, if any, only drawn)."""
+    region = sorted(turn.cells(puzzle.cells), key=lambda c: (c[2], c[1], c[0]))
+    return Puzzle(pieces, region=region, one_sided=puzzle.one_sided, mirror=puzzle.mirror,
+                  name=name)
 
 
 def tiling_back(tiling: Tiling, turn: Turn) -> Tiling:
