@@ -228,14 +228,13 @@ def _select_by_fits(W, hv, kind, width, Q, avail, ilsi, planes, pb, nonempty, lp
 
 
 @njit(inline="always")
-def _drop_neighbours(W, lmask, b, nbmask, planes, pb):
+def _drop_neighbours(W, lmask, b, nbmask, src, at, dst, to):
     """Open-neighbour counts after placing the image whose mask starts at ``lmask[b]``: the
-    planes at ``pb`` (this level's) copied to the next level's, less one for every neighbour of
+    planes ``src[at:at + 3W]`` copied to ``dst[to:to + 3W]``, less one for every neighbour of
     each covered cell (a bit-parallel subtraction of the neighbour masks).  A covered cell's
     own count goes on falling as its neighbours fill, and is right again when they empty."""
-    nb = pb + 3 * W
     for x in range(3 * W):
-        planes[nb + x] = planes[pb + x]
+        dst[to + x] = src[at + x]
     for w in range(W):
         m = lmask[b + np.uint64(w)]
         while m:
@@ -243,13 +242,13 @@ def _drop_neighbours(W, lmask, b, nbmask, planes, pb):
             m &= m - np.uint64(1)
             for x in range(W):
                 d = nbmask[u * W + x]
-                b0 = planes[nb + x]
-                b1 = planes[nb + W + x]
-                planes[nb + x] = b0 ^ d
+                b0 = dst[to + x]
+                b1 = dst[to + W + x]
+                dst[to + x] = b0 ^ d
                 d &= ~b0
-                planes[nb + W + x] = b1 ^ d
+                dst[to + W + x] = b1 ^ d
                 d &= ~b1
-                planes[nb + 2 * W + x] ^= d
+                dst[to + 2 * W + x] ^= d
 
 
 @njit(cache=True, _nrt=False)
@@ -433,7 +432,8 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e
         if W > 3:
             o3 |= lmask[b + np.uint64(3)]
         if e_below[level]:
-            _drop_neighbours(W, lmask, b, nbmask, planes, level * 3 * W)
+            _drop_neighbours(W, lmask, b, nbmask, planes, level * 3 * W, planes,
+                             (level + 1) * 3 * W)
         level += 1
         nb = level * W
         occ_stack[nb] = o0
