@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import InputError
+from ..models import reorient
 from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from ..search import hybrid, tiling
@@ -58,6 +59,8 @@ class HybridTree:
         self.search, self.jit_seconds = hybrid.build_search(
             puzzle, config, front.keep, store=True, **engine_options)
         self._sink: Callable[[np.ndarray], None] = lambda ids: None
+        self.turn: reorient.Turn | None = None        # set when the puzzle was turned
+        self.choice = None                              # the automatic configuration, if any
         self.search.on_images = lambda ids: self._sink(ids)
 
     # ------------------------------------------------------------------ helpers
@@ -88,7 +91,10 @@ class HybridTree:
         return self.front.counts(ids)
 
     def decode(self, solution: list[int]):
-        return self.puzzle.tiling_from_images(np.asarray(solution, dtype=np.int64))
+        """A solution (puzzle images) as a tiling, in the frame of the file the puzzle was
+        turned from, if it was (``turn``: the automatic orientation)."""
+        tiling_ = self.puzzle.tiling_from_images(np.asarray(solution, dtype=np.int64))
+        return tiling_ if self.turn is None else reorient.tiling_back(tiling_, self.turn)
 
     # ------------------------------------------------------------------ the protocol
     def frontier(self, depth: int, store: bool, cancel: Callable[[], bool] | None = None,
@@ -179,12 +185,35 @@ class HybridTree:
 
 def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> HybridTree:
     """The ``Splittable`` for ``model`` under the solve options of the hybrid engine ``engine``
-    (``hybrid``, ``auto``, or ``fila`` for FILA alone)."""
-    from ..search import fila
+    (``hybrid``, ``auto``, or ``fila`` for FILA alone).  ``auto`` searches the puzzle in the
+    orientation and configuration ``search.autoconfig`` chooses (the same in every process:
+    the choice is deterministic), and decodes solutions back into the file's frame."""
+    from ..search import auto, fila
 
     options = dict(options)
+    orientation = options.pop("orientation", "auto")
+    if engine == "auto":
+        choice = auto.choice_for(model, orientation=orientation, **options)
+        if choice is not None:
+            config = choice.config
+            options.update(heuristic=str(config.schedule), fila_at=config.fila_at,
+                           nof=config.nof)
+            tree = _prepare(choice.candidate.puzzle, options, engine, choice.candidate.front)
+            tree.turn = choice.candidate.turn
+            tree.jit_seconds += choice.jit_seconds
+            tree.choice = choice
+            return tree
+    return _prepare(model, options, engine)
+
+
+def _prepare(model: Puzzle, options: dict[str, Any], engine: str,
+             front: tiling.Front | None = None) -> HybridTree:
+    """``prepare`` on the puzzle as given (``front``: its preparation, if made already)."""
+    from ..search import fila
+
     engine_fn = fila.solve_tiling if engine == FILA_ALONE else hybrid.solve_tiling
-    front = tiling.prepare(model, engine_name=engine, engine_fn=engine_fn, **options)
+    if front is None:
+        front = tiling.prepare(model, engine_name=engine, engine_fn=engine_fn, **options)
     engine_options = dict(front.engine_options)
     heuristic = engine_options.pop("heuristic", "f" if engine == FILA_ALONE else None)
     fila_at = model.n_pieces if engine == FILA_ALONE else engine_options.pop("fila_at", None)
@@ -219,6 +248,8 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
         elif config.fila_at > 0:
             stats.extra["fila_at"] = config.fila_at
         stats.extra.update(front.extra)
+        if tree.choice is not None:
+            stats.extra.update(tree.choice.report())
         stats.extra["found"] = total.found
         result = Result("tiling", config.engine(p), unique, total.count, complete, stop_reason,
                         seconds, front.jit_seconds + tree.jit_seconds + jit_seconds, solutions,

@@ -41,7 +41,7 @@ PLAN_AWARE_ENGINES = ("hybrid", "auto")
 #: than a signature could) for an engine without DLX triggers.
 FRONT_BUILT = ("parity_trigger", "volume_trigger")
 #: What the front hands the engines itself: a caller's value would clash with it.
-FRONT_SUPPLIED = ("engine_name", "keep", "on_images", "constrained")
+FRONT_SUPPLIED = ("engine_name", "keep", "on_images", "constrained", "prepared")
 
 
 def _filter_from(value: bool | int | None, pieces: int, what: str) -> int | None:
@@ -147,7 +147,7 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
           volume_filter: bool | int = True, parity_filter: bool | int = True,
           fit_filter: bool = False, limit: int | None = None, time_limit: float | None = None,
           count_only: bool = False, on_solution: Callable[[Tiling], None] | None = None,
-          **engine_options: Any) -> Result:
+          prepared: Front | None = None, **engine_options: Any) -> Result:
     """Solve ``puzzle`` with ``engine_fn`` under counting mode ``unique``.
 
     ``redundancy``: ``"auto"`` (choose the piece), a piece name, or ``None`` (no piece is
@@ -157,15 +157,21 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     ``fit_filter``: one-shot, repeated to a fixed point.  Other options go to the engine (e.g.
     ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX; ``on_progress`` for the
     numba engines, whose figures then count the solutions as this front does).
+    ``prepared``: the front's preparation under these options, made already (the automatic
+    configuration prepares the orientations it compares) without the engine's own options,
+    which are taken from here.
     """
-    front = prepare(puzzle, engine_name=engine_name, engine_fn=engine_fn, unique=unique,
-                    redundancy=redundancy, volume_filter=volume_filter, parity_filter=parity_filter,
-                    fit_filter=fit_filter, limit=limit, time_limit=time_limit,
-                    **engine_options)
+    front = prepared or prepare(puzzle, engine_name=engine_name, engine_fn=engine_fn,
+                                unique=unique, redundancy=redundancy,
+                                volume_filter=volume_filter, parity_filter=parity_filter,
+                                fit_filter=fit_filter, limit=limit, time_limit=time_limit,
+                                **engine_options)
     if front.proof is not None:
         return front.proof
     keep, extra, jit, check = front.keep, front.extra, front.jit_seconds, front.check
-    engine_options = front.engine_options
+    engine_options = dict(front.engine_options, **{
+        k: v for k, v in engine_options.items() if k not in FRONT_BUILT}) if prepared \
+        else front.engine_options
     counted = 0
     tilings: list[Tiling] = []
 

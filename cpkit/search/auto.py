@@ -1,0 +1,81 @@
+"""The ``auto`` tiling engine: the DLX-to-FILA hybrid in the orientation and configuration
+``autoconfig.choose`` picks, with solutions turned back into the file's own frame.
+
+The puzzle the search sees is the chosen turn of the file's (``models.reorient``); counts do not
+depend on it (a turn maps the solutions and the symmetries of one onto the other's), nor do the
+solutions printed or returned, which are turned back.  ``orientation="file"`` searches the puzzle
+as drawn (with the geometric default configuration), as does any explicit ``heuristic`` or
+``fila_at``: a schedule written by hand may name the file's axes (``x``, ``y``, ``z``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..errors import InputError
+from ..models import reorient
+from ..models.tiling import Puzzle, Tiling
+from ..result import Result
+from . import autoconfig, hybrid, tiling
+
+ORIENTATIONS = ("auto", "file")
+
+
+def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | None = None,
+               fila_at: int | None = None, nof: bool | None = None,
+               **front_options: Any) -> autoconfig.Choice | None:
+    """The configuration of ``puzzle`` under these options, or None when the puzzle is to be
+    searched as drawn with the options as given."""
+    if orientation not in ORIENTATIONS:
+        raise InputError(f"orientation must be one of {', '.join(ORIENTATIONS)}, got "
+                         f"{orientation!r}")
+    if orientation == "file" or heuristic is not None or fila_at is not None:
+        return None
+    return autoconfig.choose(puzzle, front_options, nof)
+
+
+FRONT_OPTIONS = ("unique", "redundancy", "volume_filter", "parity_filter", "fit_filter",
+                 "parity_trigger", "volume_trigger")
+
+
+def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, orientation: str = "auto",
+          unique: str = "rotation", redundancy: str | None = "auto",
+          volume_filter: bool | int = True, parity_filter: bool | int = True,
+          fit_filter: bool = False, limit: int | None = None, time_limit: float | None = None,
+          count_only: bool = False, on_solution: Callable[[Tiling], None] | None = None,
+          **engine_options: Any) -> Result:
+    """``tiling.solve`` with the engine ``auto``, on the puzzle turned as ``choice_for``
+    decides.  ``orientation``: "auto" (choose), or "file" (search the puzzle as drawn)."""
+    front_options = dict(unique=unique, redundancy=redundancy, volume_filter=volume_filter,
+                         parity_filter=parity_filter, fit_filter=fit_filter)
+    front_options.update({k: engine_options[k] for k in ("parity_trigger", "volume_trigger")
+                          if engine_options.get(k) is not None})
+    choice = choice_for(puzzle, orientation=orientation,
+                        heuristic=engine_options.get("heuristic"),
+                        fila_at=engine_options.get("fila_at"), nof=engine_options.get("nof"),
+                        **front_options)
+    if choice is None:
+        return tiling.solve(puzzle, engine_fn, engine_name="auto", limit=limit,
+                            time_limit=time_limit, count_only=count_only,
+                            on_solution=on_solution, **front_options,
+                            **{k: v for k, v in engine_options.items()
+                               if k not in front_options})
+    turn = choice.candidate.turn
+    config = choice.config
+    turned_back = None if on_solution is None else \
+        (lambda t: on_solution(reorient.tiling_back(t, turn)))
+    options = {k: v for k, v in engine_options.items()
+               if k not in front_options and k not in ("heuristic", "fila_at", "nof")}
+    result = tiling.solve(choice.candidate.puzzle, engine_fn, engine_name="auto",
+                          prepared=choice.candidate.front, limit=limit, time_limit=time_limit,
+                          count_only=count_only, on_solution=turned_back,
+                          heuristic=str(config.schedule), fila_at=config.fila_at,
+                          nof=config.nof, **front_options, **options)
+    result.solutions = [reorient.tiling_back(t, turn) for t in result.solutions]
+    result.jit_seconds += choice.jit_seconds
+    result.stats.extra.update(choice.report())
+    result.options["orientation"] = orientation
+    if config.reason:
+        result.options["configuration"] = config.reason
+    result.name = puzzle.name
+    return result

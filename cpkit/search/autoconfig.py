@@ -1,0 +1,374 @@
+"""The automatic configuration of a tiling search (``--engine auto``).
+
+What the search costs depends on things the file does not choose on purpose: the orientation
+in which the puzzle is drawn (cells are numbered x fastest, so FILA's F fills along the file's
+x axis, and every tie in DLX and E is broken in that order), the point where DLX hands over to
+FILA, and FILA's heuristic at each level.  The 10 x 6 pentominoes drawn 10 wide take ten times
+as many fits as drawn 6 wide; the 2 x 5 x 6 box fifteen times as many in its worst orientation
+as in its best.  So ``choose`` decides all three from the puzzle itself:
+
+1. **Candidates.**  Every turn and mirror image of the puzzle (``models.reorient``) that gives
+   a different search: two for a rectangle, one for a square or a cube of achiral pieces, up
+   to twelve for a box of three different sides and chiral pieces.  They are the same set for
+   a puzzle and any turn of its file, and are ranked by their geometry alone (``geometry``):
+   the shortest side along z, filled last, the middle one along x, filled first.
+2. **Estimates.**  A configuration (orientation, switch, FILA letters per level) is estimated
+   on the subproblems DLX hands over: every node at the switch depth is listed, up to
+   ``SAMPLED`` of them (evenly spaced) are compiled, and the figures of searching each with the
+   letters are estimated by a population of ``POPULATION`` nodes per level
+   (``fila_probe``), then priced in seconds (``cost_model``).
+3. **Stages**, each only if the search is long enough for it to pay: F alone (de Bruijn's
+   fill order, the 2D default) on the geometric first orientation, then on every orientation
+   if that estimate is over ``ORIENT_FROM`` seconds; on the best of them, E then F for the
+   last three pieces (the 3D default, ``hybrid.auto_config``) for a 3D puzzle, or any over
+   ``SCHEDULE_FROM``; then E, or S, down to a level and F below, the level found by a climb
+   from three levels of F, over ``SCHEDULE_FROM``; then DLX one or two levels deeper, over
+   ``SWITCH_FROM``.
+
+Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
+gets the same configuration on every run and for every turn or mirror image of its file.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..models import reorient
+from ..models.tiling import Puzzle
+from . import _dlx_kernel as dlx_kernel
+from . import cost_model, fila, fila_probe, hybrid, jit, tiling
+from .heuristics import parse_schedule
+
+#: Nodes kept per level by an estimate (``fila_probe.Sampler``).
+POPULATION = 200
+#: Nodes drawn at the switch depth, whose subproblems' searches are estimated (twice as many
+#: when DLX places more than one piece).
+SAMPLED = 8
+#: Estimated search seconds from which each further stage is worth its probes.
+ORIENT_FROM = 0.25
+SCHEDULE_FROM = 1.0
+SWITCH_FROM = 3.0
+#: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
+#: configuration), where the schedule stage starts its climbs.
+DEFAULT_F_LEVELS = 3
+#: The seed of every estimate.
+SEED = 54
+
+
+@dataclass
+class Candidate:
+    """One orientation of the puzzle: the turn from the file's frame, the turned puzzle, and
+    its front preparation (filters, redundancy plan), made when first needed."""
+
+    turn: reorient.Turn
+    puzzle: Puzzle
+    front: tiling.Front | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    """A configuration: orientation (index of a candidate), switch, FILA heuristic per level
+    from ``fila_at`` pieces remaining down to one."""
+
+    orientation: int
+    fila_at: int
+    letters: str
+
+
+@dataclass
+class Estimate:
+    option: Option
+    seconds: float
+    subproblems: int
+
+
+@dataclass
+class Choice:
+    """What ``--engine auto`` runs: the candidate (orientation, front) and the hybrid
+    configuration, with every estimate made on the way, the seconds spent choosing and, apart
+    from them, those spent compiling or loading kernels (but the chosen front's own, which
+    the front reports)."""
+
+    candidate: Candidate
+    config: hybrid.Config
+    chosen: Estimate | None = None
+    estimates: list[Estimate] = field(default_factory=list)
+    seconds: float = 0.0
+    jit_seconds: float = 0.0
+
+    def describe(self) -> str:
+        turn = self.candidate.turn
+        return "as drawn" if turn.is_identity else f"turned ({turn.describe()})"
+
+    def report(self) -> dict[str, Any]:
+        """Figures for the result's statistics."""
+        out: dict[str, Any] = {"orientation": self.describe(),
+                               "choice_seconds": round(self.seconds, 6)}
+        if self.chosen is not None:
+            out["estimated_seconds"] = round(self.chosen.seconds, 6)
+            out["configurations_estimated"] = len(self.estimates)
+        return out
+
+
+def geometry(puzzle: Puzzle) -> tuple[int, int, int]:
+    """The rank of an orientation by its free cells' extents: the shortest side along z (the
+    last filled), then the shorter of the others along x (the first filled), as de Bruijn
+    filled the 6 x 10 board along its short side."""
+    extent = puzzle.cell_coords.max(axis=0) - puzzle.cell_coords.min(axis=0) + 1
+    return int(extent[2]), int(extent[0]), -int(extent[1])
+
+
+def candidates(puzzle: Puzzle) -> list[Candidate]:
+    """The distinct orientations of ``puzzle``, best geometry first, ties by content."""
+    out = [(k, Candidate(turn, reorient.oriented(puzzle, turn)))
+           for turn, k in reorient.distinct(puzzle)]
+    out.sort(key=lambda item: (geometry(item[1].puzzle), item[0]))
+    return [c for _, c in out]
+
+
+def schedule_of(fila_at: int, letters: str) -> str:
+    """The polycube schedule of DLX's min-fit above ``fila_at`` and ``letters`` below."""
+    spec, previous = "s", None
+    for level, letter in enumerate(letters):
+        if letter != previous:
+            spec += f":{letter}={fila_at - level}"
+            previous = letter
+    return spec
+
+
+def default_letters(puzzle: Puzzle, fila_at: int) -> str:
+    """``hybrid.auto_config``'s FILA schedule as letters: F for flat puzzles, else E, then F
+    for the last three pieces."""
+    if puzzle.dimension == 2 or fila_at <= DEFAULT_F_LEVELS:
+        return "f" * fila_at
+    return "e" * (fila_at - DEFAULT_F_LEVELS) + "f" * DEFAULT_F_LEVELS
+
+
+class Prober:
+    """Estimates of options on the candidates of one puzzle (subproblems listed and compiled
+    once per orientation and switch)."""
+
+    def __init__(self, cands: list[Candidate], front_options: dict[str, Any], nof: bool):
+        self.cands = cands
+        self.front_options = front_options
+        self.nof = nof
+        self.sampler = fila_probe.Sampler(POPULATION)
+        self._frontiers: dict[tuple[int, int], tuple | None] = {}
+        self._samples: dict[tuple[int, int, str], tuple | None] = {}
+        self.made: dict[Option, Estimate | None] = {}
+
+    def front(self, k: int) -> tiling.Front:
+        c = self.cands[k]
+        if c.front is None:
+            c.front = tiling.prepare(c.puzzle, engine_name="auto",
+                                     engine_fn=hybrid.solve_tiling, **self.front_options)
+        return c.front
+
+    def frontier(self, k: int, fila_at: int) -> "Frontier | None":
+        """A sample of the nodes DLX hands over at ``fila_at`` pieces remaining (see
+        ``Frontier``), or None if the puzzle needs no search or the switch leaves more cells
+        than one word (the estimates are compiled for one-word occupancies)."""
+        key = (k, fila_at)
+        if key not in self._frontiers:
+            self._frontiers[key] = self._descend(k, fila_at)
+        return self._frontiers[key]
+
+    def _descend(self, k: int, fila_at: int) -> "Frontier | None":
+        puzzle = self.cands[k].puzzle
+        front = self.front(k)
+        if front.proof is not None or fila_at <= 0 or \
+                hybrid.largest_volume(puzzle, fila_at) > fila.WORD:
+            return None
+        options = {key: v for key, v in front.engine_options.items()
+                   if key in ("parity_trigger", "volume_trigger", "parity_filter_from",
+                              "volume_filter_from")}
+        config = hybrid.Config(fila_at, parse_schedule(schedule_of(fila_at, "f" * fila_at)),
+                               self.nof)
+        search, _ = hybrid.build_search(puzzle, config, front.keep, store=False, **options)
+        depth = puzzle.n_pieces - fila_at
+        if depth == 0:
+            return Frontier(search, [np.zeros(0, dtype=np.int32)], np.ones(1), 0.0)
+        dlx = search.dlx
+        search.reset()
+        _, _, degrees = dlx.descend(np.full(1, -1, dtype=np.int32), target=1)
+        branches = int(degrees[0]) if len(degrees) else 0
+        draws = SAMPLED if depth == 1 and branches > SAMPLED else \
+            (branches if depth == 1 else 2 * SAMPLED)
+        rng = np.random.default_rng(SEED)
+        paths, weights, above = [], [], np.zeros(depth)
+        for i in range(max(draws, 1)):
+            rand = rng.random(dlx.depth + 1)
+            rand[0] = (i + 0.5) / max(draws, 1)         # the first level evenly covered
+            search.reset()
+            status, level, degree = dlx.descend(np.full(depth, -1, dtype=np.int32),
+                                                target=depth, rand=rand)
+            reach = np.cumprod(degree.astype(np.float64))
+            above[:len(reach)] += reach
+            if status == dlx_kernel.DESCENT_READY and level == depth:
+                paths.append(dlx.placed_rows())
+                weights.append(reach[-1] if len(reach) else 1.0)
+        n = max(draws, 1)
+        return Frontier(search, paths, np.array(weights) / n, float(above.sum() / n))
+
+    def sample(self, k: int, fila_at: int, letters: str):
+        """The switch's sampled nodes (``frontier``) with their subproblems compiled for the
+        heuristics of ``letters``, and that plan; or None."""
+        used = "".join(c for c in fila_probe.LETTERS if c in letters)
+        key = (k, fila_at, used)
+        if key not in self._samples:
+            drawn = self.frontier(k, fila_at)
+            if drawn is None:
+                self._samples[key] = None
+            else:
+                plan = fila_probe.walk_plan(self.cands[k].puzzle, used, self.nof)
+                drawn.search.plan = plan
+                problems = []
+                for path in drawn.paths:
+                    drawn.search.reset()
+                    drawn.search.dlx.descend(path)
+                    problems.append(drawn.search.subproblem())
+                self._samples[key] = (drawn, problems, plan)
+        return self._samples[key]
+
+    def estimate(self, option: Option) -> Estimate | None:
+        """The estimated search seconds of ``option``, or None if it cannot be estimated."""
+        if option not in self.made:
+            self.made[option] = self._estimate(option)
+        return self.made[option]
+
+    def _estimate(self, option: Option) -> Estimate | None:
+        listed = self.sample(option.orientation, option.fila_at, option.letters)
+        if listed is None:
+            return None
+        drawn, problems, plan = listed
+        fila_total = 0.0
+        entries = 0.0
+        for problem, weight in zip(problems, drawn.weights):
+            letters = option.letters[len(option.letters) - problem.n_pieces:]
+            figures = self.sampler.figures(problem, plan, letters, SEED)
+            fila_total += weight * cost_model.fila_seconds(figures)
+            entries += weight * list_entries(problem, plan, set(letters))
+        nodes = float(drawn.weights.sum())
+        seconds = cost_model.handover_seconds(drawn.dlx_fits, nodes, entries) + fila_total
+        return Estimate(option, seconds, int(round(nodes)))
+
+
+@dataclass
+class Frontier:
+    """Nodes drawn at the switch depth by random DLX descents, the first level covered evenly
+    (Knuth's estimator): the paths that reach it, each with its weight (the product of the
+    branching degrees above it over the number of draws, so that a sum of weighted figures
+    estimates the sum over every node there), and the estimated DLX fits above it."""
+
+    search: hybrid.HybridSearch
+    paths: list[np.ndarray]
+    weights: np.ndarray
+    dlx_fits: float
+
+
+def list_entries(problem: fila.FilaProblem, plan: fila.FilaPlan, letters: set[str]) -> int:
+    """The image list entries a plan of the heuristics ``letters`` builds for ``problem``: the
+    walk plan's entries for those heuristics (each heuristic's sets are consecutive)."""
+    q = max(problem.n_shapes, 1)
+    v = problem.n_cells
+    index = {str(h): plan.entry_h[k] for k, (h, _) in enumerate(plan.schedule.entries)}
+    total = 0
+    for letter in letters:
+        h = index[letter]
+        first = problem.ilsi[h * v * fila.K.IL_SIZE + fila.K.IL_FIRST]
+        last = problem.ilsi[(h + 1) * v * fila.K.IL_SIZE + fila.K.IL_FIRST] \
+            if h + 1 < len(plan.kinds) else problem.n_sets
+        total += int(problem.lptr[last * q] - problem.lptr[first * q])
+    return total
+
+
+def climb(prober: Prober, k: int, at: int, letter: str, start: int) -> Estimate | None:
+    """The best schedule ``letter`` down to some level and F below it, found by walking the
+    number of F levels from ``start`` one step at a time while the estimate improves (its
+    cost is near unimodal in that number: more F levels make nodes cheaper and more numerous)."""
+    def at_levels(f_levels: int) -> Estimate | None:
+        if not 0 <= f_levels <= at:
+            return None
+        return prober.estimate(Option(k, at, letter * (at - f_levels) + "f" * f_levels))
+
+    here = at_levels(start)
+    if here is None:
+        return None
+    for step in (1, -1):
+        f_levels = start
+        while True:
+            there = at_levels(f_levels + step)
+            if there is None or there.seconds >= here.seconds:
+                break
+            here, f_levels = there, f_levels + step
+        if f_levels != start:
+            break                           # it improved one way: the other way is worse
+    return here
+
+
+def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None) -> Choice:
+    """The orientation and configuration ``--engine auto`` runs (see the module's text)."""
+    start = time.perf_counter()
+    compiled = jit.warmed_seconds()
+    fila_probe.jit_seconds()
+    cands = candidates(puzzle)
+    first = cands[0].puzzle
+    use_nof = len(first.shapes) > 1 if nof is None else bool(nof)
+    prober = Prober(cands, front_options, use_nof)
+    front = prober.front(0)
+    constrained = front.plan is not None and front.plan.piece is not None
+    base = hybrid.auto_config(first, constrained, use_nof)
+    at = base.fila_at
+
+    def finish(k: int, chosen: Estimate | None) -> Choice:
+        prober.front(k)
+        option = None if chosen is None else chosen.option
+        if option is None:
+            config = hybrid.auto_config(cands[k].puzzle, constrained, use_nof)
+        else:
+            config = hybrid.Config(option.fila_at,
+                                   parse_schedule(schedule_of(option.fila_at, option.letters)),
+                                   use_nof, "chosen by estimates")
+        made = [e for e in prober.made.values() if e is not None]
+        compiling = jit.warmed_seconds() - compiled
+        return Choice(cands[k], config, chosen, made,
+                      time.perf_counter() - start - compiling,
+                      compiling - cands[k].front.jit_seconds)
+
+    def best(options: list[Option]) -> Estimate | None:
+        found = [e for e in (prober.estimate(o) for o in options) if e is not None]
+        return min(found, key=lambda e: (e.seconds, options.index(e.option))) if found \
+            else None
+
+    if at <= 0 or front.proof is not None:
+        return finish(0, None)
+    fill = "f" * at
+    top = best([Option(0, at, fill)])
+    if top is None:
+        return finish(0, None)
+    if top.seconds >= ORIENT_FROM and len(cands) > 1:
+        top = best([Option(k, at, fill) for k in range(len(cands))]) or top
+    if first.dimension == 3 or top.seconds >= SCHEDULE_FROM:
+        k = top.option.orientation
+        top = best([top.option, Option(k, at, default_letters(cands[k].puzzle, at))]) or top
+    if top.seconds >= SCHEDULE_FROM:
+        k = top.option.orientation
+        found = [top] + [climb(prober, k, at, letter, min(DEFAULT_F_LEVELS, at))
+                         for letter in "es"]
+        top = min((e for e in found if e is not None), key=lambda e: e.seconds)
+    if top.seconds >= SWITCH_FROM:
+        k, letters = top.option.orientation, top.option.letters
+        for depth in range(1, len(letters)):
+            deeper = prober.estimate(Option(k, at - depth, letters[depth:]))
+            if deeper is None or deeper.seconds >= top.seconds:
+                break
+            top = deeper
+        if top.option.fila_at != at and top.seconds >= SCHEDULE_FROM:
+            found = [top] + [climb(prober, k, top.option.fila_at, letter,
+                                   top.option.letters.count("f")) for letter in "es"]
+            top = min((e for e in found if e is not None), key=lambda e: e.seconds)
+    return finish(top.option.orientation, top)
