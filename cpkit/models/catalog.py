@@ -52,6 +52,12 @@ def pentominoes_8x8_centre_hole() -> Puzzle:
                             "pentominoes_8x8_centre_hole")
 
 
+def pentominoes_and_tetromino(tetromino: str, box: tuple[int, int, int], name: str) -> Puzzle:
+    """The 12 pentominoes and one tetromino filling a box of 64 cells."""
+    return Puzzle(_pieces(PENTOMINOES) + _pieces({tetromino: TETROMINOES[tetromino]}), box=box,
+                  name=name)
+
+
 def pt12_diamond() -> Puzzle:
     """12 pentominoes + 5 tetrominoes in the 13x13 diamond with its 5-cell centre removed."""
     region = set(diamond(6)) - {(6, 6, 0), (5, 6, 0), (7, 6, 0), (6, 5, 0), (6, 7, 0)}
@@ -86,6 +92,13 @@ def bundled() -> dict[str, tuple[Puzzle, str]]:
     out["pentominoes_8x8_centre_hole.txt"] = (pentominoes_8x8_centre_hole(),
                                               "The 12 pentominoes in an 8x8 square with a 2x2 "
                                               "hole in the centre.")
+    out["pentominoes_square_8x8.txt"] = (
+        pentominoes_and_tetromino("o", (8, 8, 1), "pentominoes_square_8x8"),
+        "The 12 pentominoes and the square tetromino in an 8x8 square (Dana Scott's puzzle, "
+        "the square anywhere).")
+    out["pentominoes_l_2x4x8.txt"] = (
+        pentominoes_and_tetromino("l", (2, 4, 8), "pentominoes_l_2x4x8"),
+        "The 12 pentominoes and the L tetromino in a 2x4x8 box.")
     out["pentominoes_onesided_30x3.txt"] = (pentominoes_one_sided(30, 3),
                                             "The 18 one-sided pentominoes in a 30x3 box "
                                             "(3 wide, 30 high).")
