@@ -26,6 +26,7 @@ has a trivial stabiliser and ``H_P`` is the whole group).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -154,7 +155,7 @@ def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
                     allowed: np.ndarray | None = None) -> RedundancyPlan:
     """Choose the piece to constrain (``"auto"``, a piece name, or ``None`` for none) and the
     images it keeps.  ``allowed`` restricts the candidate images (earlier filters)."""
-    syms = puzzle_symmetries(puzzle, unique)
+    syms, perm = _group(puzzle, unique)
     n_img = len(puzzle.images)
     allowed = np.ones(n_img, dtype=bool) if allowed is None else allowed
     everything = np.ones(n_img, dtype=bool)
@@ -162,7 +163,6 @@ def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
     if len(syms) == 1:
         return RedundancyPlan(syms, np.arange(n_img)[None, :], None, -1, everything, True, 1.0,
                               shape_of)
-    perm = image_permutation(puzzle, syms)
     name_to_shape = {n: s.index for s in puzzle.shapes for n in s.names}
     if piece not in (None, "auto"):
         if piece not in name_to_shape:
@@ -176,7 +176,52 @@ def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
         candidates = []
     else:
         candidates = [s.index for s in puzzle.shapes if s.count == 1]
-    best = None
+    options = _options(puzzle, syms, perm, candidates, allowed)
+    if not options:
+        return RedundancyPlan(syms, perm, None, -1, everything, False, float(len(syms)),
+                              shape_of)
+    _, s, reps, n_h, residual = options[0]
+    kept = shape_of != s
+    kept[reps] = True
+    exact = n_h == len(syms) and residual == 1.0
+    return RedundancyPlan(syms, perm, puzzle.shapes[s].names[0], s, kept, exact, residual,
+                          shape_of)
+
+
+def piece_choices(puzzle: Puzzle, unique: str, allowed: np.ndarray | None = None
+                  ) -> list[tuple[str, int]]:
+    """Every piece the filter can constrain, best first by the rule of ``"auto"``, with the
+    number of its images the filter keeps."""
+    syms, perm = _group(puzzle, unique)
+    if len(syms) == 1:
+        return []
+    allowed = np.ones(len(puzzle.images), dtype=bool) if allowed is None else allowed
+    candidates = [s.index for s in puzzle.shapes if s.count == 1]
+    return [(puzzle.shapes[s].names[0], len(reps))
+            for _, s, reps, _, _ in _options(puzzle, syms, perm, candidates, allowed)]
+
+
+@lru_cache(maxsize=16)
+def _group(puzzle: Puzzle, unique: str) -> tuple[list[Symmetry], np.ndarray]:
+    """The symmetries and their image permutation, once per puzzle and counting mode (the
+    automatic configuration plans several pieces of each orientation it estimates)."""
+    syms = puzzle_symmetries(puzzle, unique)
+    perm = np.arange(len(puzzle.images))[None, :] if len(syms) == 1 else \
+        image_permutation(puzzle, syms)
+    return syms, perm
+
+
+def _options(puzzle: Puzzle, syms: list[Symmetry], perm: np.ndarray, candidates: list[int],
+             allowed: np.ndarray) -> list[tuple]:
+    """(score, shape, kept images, symmetries acting on it, residual) for each candidate shape
+    with an allowed image, best score first: the symmetries that keep the shape should be the
+    whole group, then each kept image's stabiliser small (1: every class found exactly once),
+    then the piece large, branched (Westen's choice of the Tetris Cube's L, which the FILA
+    seed found three times faster than polycube's G), with many orientations and few images
+    kept, then by name."""
+    n_img = len(puzzle.images)
+    shape_of = puzzle.images.shape.astype(np.int64)
+    out = []
     for s in candidates:
         # Symmetries that map this shape to itself: they act on its images.
         h_ok = [h for h in range(len(syms)) if np.all(shape_of[perm[h, shape_of == s]] == s)]
@@ -198,17 +243,8 @@ def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
         residual = float(np.mean(stab_sizes))
         score = (-len(h_ok), residual, -shape.size, -_branching(shape.orientations[0]),
                  -len(shape.orientations), len(reps), shape.names[0])
-        if best is None or score < best[0]:
-            best = (score, s, reps, len(h_ok), residual)
-    if best is None:
-        return RedundancyPlan(syms, perm, None, -1, everything, False, float(len(syms)),
-                              shape_of)
-    _, s, reps, n_h, residual = best
-    kept = shape_of != s
-    kept[reps] = True
-    exact = n_h == len(syms) and residual == 1.0
-    return RedundancyPlan(syms, perm, puzzle.shapes[s].names[0], s, kept, exact, residual,
-                          shape_of)
+        out.append((score, s, reps, len(h_ok), residual))
+    return sorted(out, key=lambda option: option[0])
 
 
 def canonical_tiling_key(image_ids, perm: np.ndarray) -> tuple:

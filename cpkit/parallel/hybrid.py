@@ -61,6 +61,7 @@ class HybridTree:
         self._sink: Callable[[np.ndarray], None] = lambda ids: None
         self.turn: reorient.Turn | None = None        # set when the puzzle was turned
         self.choice = None                              # the automatic configuration, if any
+        self.orientation = "file"
         self.search.on_images = lambda ids: self._sink(ids)
 
     # ------------------------------------------------------------------ helpers
@@ -197,11 +198,12 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
         if choice is not None:
             config = choice.config
             options.update(heuristic=str(config.schedule), fila_at=config.fila_at,
-                           nof=config.nof)
-            tree = _prepare(choice.candidate.puzzle, options, engine, choice.candidate.front)
+                           nof=config.nof, redundancy=choice.redundancy)
+            tree = _prepare(choice.candidate.puzzle, options, engine, choice.front)
             tree.turn = choice.candidate.turn
             tree.jit_seconds += choice.jit_seconds
             tree.choice = choice
+            tree.orientation = orientation
             return tree
     return _prepare(model, options, engine)
 
@@ -255,6 +257,9 @@ def _prepare(model: Puzzle, options: dict[str, Any], engine: str,
                         seconds, front.jit_seconds + tree.jit_seconds + jit_seconds, solutions,
                         stats, options, model.name)
         result.options.update(front_options)
+        if tree.choice is not None:
+            result.options.update(configuration=tree.choice.config.reason,
+                                  orientation=tree.orientation)
         return result
 
     tree = HybridTree(model, front, config, engine_options, make_result)

@@ -66,8 +66,9 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, orientation: str 
         (lambda t: on_solution(reorient.tiling_back(t, turn)))
     options = {k: v for k, v in engine_options.items()
                if k not in front_options and k not in ("heuristic", "fila_at", "nof")}
+    front_options["redundancy"] = choice.redundancy
     result = tiling.solve(choice.candidate.puzzle, engine_fn, engine_name="auto",
-                          prepared=choice.candidate.front, limit=limit, time_limit=time_limit,
+                          prepared=choice.front, limit=limit, time_limit=time_limit,
                           count_only=count_only, on_solution=turned_back,
                           heuristic=str(config.schedule), fila_at=config.fila_at,
                           nof=config.nof, **front_options, **options)

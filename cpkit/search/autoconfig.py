@@ -21,8 +21,11 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    fill order, the 2D default) on the geometric first orientation, then on every orientation
    if that estimate is over ``ORIENT_FROM`` seconds; on the best of them, E then F for the
    last three pieces (the 3D default, ``hybrid.auto_config``) for a 3D puzzle, or any over
-   ``SCHEDULE_FROM``; then E, or S, down to a level and F below, the level found by a climb
-   from three levels of F, over ``SCHEDULE_FROM``; then DLX one or two levels deeper, over
+   ``SCHEDULE_FROM``; then the piece the redundancy filter constrains, over ``PIECE_FROM``:
+   the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
+   D, two images, against the rule's K, nine: a third of the estimated search); then
+   E, or S, down to a level and F below, the level found by a climb from three levels of F,
+   over ``SCHEDULE_FROM``; then DLX one or two levels deeper, over
    ``SWITCH_FROM``.
 
 Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
@@ -32,18 +35,20 @@ gets the same configuration on every run and for every turn or mirror image of i
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
 from ..models import reorient
+from ..models.symmetry import piece_choices
 from ..models.tiling import Puzzle
 from . import _dlx_kernel as dlx_kernel
 from . import cost_model, fila, fila_probe, hybrid, jit, tiling
 from .heuristics import parse_schedule
 
-#: Nodes kept per level by an estimate (``fila_probe.Sampler``).
+#: Nodes kept per level by an estimate of one subproblem (``fila_probe.Sampler``); more when
+#: fewer than ``SAMPLED`` subproblems are drawn, so that every estimate samples about as many.
 POPULATION = 200
 #: Nodes drawn at the switch depth, whose subproblems' searches are estimated (twice as many
 #: when DLX places more than one piece).
@@ -51,6 +56,7 @@ SAMPLED = 8
 #: Estimated search seconds from which each further stage is worth its probes.
 ORIENT_FROM = 0.25
 SCHEDULE_FROM = 1.0
+PIECE_FROM = 2.0
 SWITCH_FROM = 3.0
 #: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
 #: configuration), where the schedule stage starts its climbs.
@@ -61,22 +67,22 @@ SEED = 54
 
 @dataclass
 class Candidate:
-    """One orientation of the puzzle: the turn from the file's frame, the turned puzzle, and
-    its front preparation (filters, redundancy plan), made when first needed."""
+    """One orientation of the puzzle: the turn from the file's frame and the turned puzzle."""
 
     turn: reorient.Turn
     puzzle: Puzzle
-    front: tiling.Front | None = None
 
 
 @dataclass(frozen=True)
 class Option:
     """A configuration: orientation (index of a candidate), switch, FILA heuristic per level
-    from ``fila_at`` pieces remaining down to one."""
+    from ``fila_at`` pieces remaining down to one, and the piece the redundancy filter
+    constrains (None: the front options' choice)."""
 
     orientation: int
     fila_at: int
     letters: str
+    piece: str | None = None
 
 
 @dataclass
@@ -94,6 +100,8 @@ class Choice:
     the front reports)."""
 
     candidate: Candidate
+    front: tiling.Front
+    redundancy: str | None
     config: hybrid.Config
     chosen: Estimate | None = None
     estimates: list[Estimate] = field(default_factory=list)
@@ -156,30 +164,37 @@ class Prober:
         self.cands = cands
         self.front_options = front_options
         self.nof = nof
-        self.sampler = fila_probe.Sampler(POPULATION)
-        self._frontiers: dict[tuple[int, int], tuple | None] = {}
-        self._samples: dict[tuple[int, int, str], tuple | None] = {}
+        self.samplers: dict[int, fila_probe.Sampler] = {}
+        self._fronts: dict[tuple[int, str | None], tiling.Front] = {}
+        self._frontiers: dict[tuple, Frontier | None] = {}
+        self._samples: dict[tuple, tuple | None] = {}
         self.made: dict[Option, Estimate | None] = {}
 
-    def front(self, k: int) -> tiling.Front:
-        c = self.cands[k]
-        if c.front is None:
-            c.front = tiling.prepare(c.puzzle, engine_name="auto",
-                                     engine_fn=hybrid.solve_tiling, **self.front_options)
-        return c.front
+    def redundancy(self, piece: str | None):
+        """The ``redundancy`` front option for ``piece`` (None: as given)."""
+        return self.front_options.get("redundancy", "auto") if piece is None else piece
 
-    def frontier(self, k: int, fila_at: int) -> "Frontier | None":
+    def front(self, k: int, piece: str | None = None) -> tiling.Front:
+        """Orientation ``k``'s front preparation, with ``piece`` constrained."""
+        if (k, piece) not in self._fronts:
+            options = dict(self.front_options, redundancy=self.redundancy(piece))
+            self._fronts[k, piece] = tiling.prepare(
+                self.cands[k].puzzle, engine_name="auto", engine_fn=hybrid.solve_tiling,
+                **options)
+        return self._fronts[k, piece]
+
+    def frontier(self, k: int, fila_at: int, piece: str | None = None) -> "Frontier | None":
         """A sample of the nodes DLX hands over at ``fila_at`` pieces remaining (see
         ``Frontier``), or None if the puzzle needs no search or the switch leaves more cells
         than one word (the estimates are compiled for one-word occupancies)."""
-        key = (k, fila_at)
+        key = (k, fila_at, piece)
         if key not in self._frontiers:
-            self._frontiers[key] = self._descend(k, fila_at)
+            self._frontiers[key] = self._descend(k, fila_at, piece)
         return self._frontiers[key]
 
-    def _descend(self, k: int, fila_at: int) -> "Frontier | None":
+    def _descend(self, k: int, fila_at: int, piece: str | None) -> "Frontier | None":
         puzzle = self.cands[k].puzzle
-        front = self.front(k)
+        front = self.front(k, piece)
         if front.proof is not None or fila_at <= 0 or \
                 hybrid.largest_volume(puzzle, fila_at) > fila.WORD:
             return None
@@ -214,13 +229,14 @@ class Prober:
         n = max(draws, 1)
         return Frontier(search, paths, np.array(weights) / n, float(above.sum() / n))
 
-    def sample(self, k: int, fila_at: int, letters: str):
+    def sample(self, option: Option):
         """The switch's sampled nodes (``frontier``) with their subproblems compiled for the
-        heuristics of ``letters``, and that plan; or None."""
-        used = "".join(c for c in fila_probe.LETTERS if c in letters)
-        key = (k, fila_at, used)
+        heuristics of the option's letters, and that plan; or None."""
+        k, fila_at, piece = option.orientation, option.fila_at, option.piece
+        used = "".join(c for c in fila_probe.LETTERS if c in option.letters)
+        key = (k, fila_at, piece, used)
         if key not in self._samples:
-            drawn = self.frontier(k, fila_at)
+            drawn = self.frontier(k, fila_at, piece)
             if drawn is None:
                 self._samples[key] = None
             else:
@@ -241,15 +257,17 @@ class Prober:
         return self.made[option]
 
     def _estimate(self, option: Option) -> Estimate | None:
-        listed = self.sample(option.orientation, option.fila_at, option.letters)
+        listed = self.sample(option)
         if listed is None:
             return None
         drawn, problems, plan = listed
         fila_total = 0.0
         entries = 0.0
+        population = max(POPULATION, SAMPLED * POPULATION // max(len(problems), 1))
+        sampler = self.samplers.setdefault(population, fila_probe.Sampler(population))
         for problem, weight in zip(problems, drawn.weights):
             letters = option.letters[len(option.letters) - problem.n_pieces:]
-            figures = self.sampler.figures(problem, plan, letters, SEED)
+            figures = sampler.figures(problem, plan, letters, SEED)
             fila_total += weight * cost_model.fila_seconds(figures)
             entries += weight * list_entries(problem, plan, set(letters))
         nodes = float(drawn.weights.sum())
@@ -286,14 +304,17 @@ def list_entries(problem: fila.FilaProblem, plan: fila.FilaPlan, letters: set[st
     return total
 
 
-def climb(prober: Prober, k: int, at: int, letter: str, start: int) -> Estimate | None:
-    """The best schedule ``letter`` down to some level and F below it, found by walking the
-    number of F levels from ``start`` one step at a time while the estimate improves (its
-    cost is near unimodal in that number: more F levels make nodes cheaper and more numerous)."""
+def climb(prober: Prober, base: Option, letter: str, start: int) -> Estimate | None:
+    """The best schedule ``letter`` down to some level and F below it (with the orientation,
+    switch and piece of ``base``), found by walking the number of F levels from ``start`` one
+    step at a time while the estimate improves (its cost is near unimodal in that number: more
+    F levels make nodes cheaper and more numerous)."""
+    at = base.fila_at
+
     def at_levels(f_levels: int) -> Estimate | None:
         if not 0 <= f_levels <= at:
             return None
-        return prober.estimate(Option(k, at, letter * (at - f_levels) + "f" * f_levels))
+        return prober.estimate(replace(base, letters=letter * (at - f_levels) + "f" * f_levels))
 
     here = at_levels(start)
     if here is None:
@@ -310,6 +331,21 @@ def climb(prober: Prober, k: int, at: int, letter: str, start: int) -> Estimate 
     return here
 
 
+def climbs(prober: Prober, top: Estimate, start: int) -> Estimate:
+    """``top``, or the best of the E and the S climbs from it if better."""
+    found = [top] + [climb(prober, top.option, letter, start) for letter in "es"]
+    return min((e for e in found if e is not None), key=lambda e: e.seconds)
+
+
+def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
+    """The pieces the piece stage estimates: the three whose images the redundancy filter
+    keeps fewest of (the tree's top level is that many nodes), and the filter's own first
+    choice by its rule (``symmetry.piece_choices``)."""
+    ranked = piece_choices(puzzle, unique)
+    fewest = [name for name, _ in sorted(ranked, key=lambda choice: choice[1])[:3]]
+    return fewest + [name for name, _ in ranked[:1] if name not in fewest]
+
+
 def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None) -> Choice:
     """The orientation and configuration ``--engine auto`` runs (see the module's text)."""
     start = time.perf_counter()
@@ -321,13 +357,13 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     prober = Prober(cands, front_options, use_nof)
     front = prober.front(0)
     constrained = front.plan is not None and front.plan.piece is not None
-    base = hybrid.auto_config(first, constrained, use_nof)
-    at = base.fila_at
+    at = hybrid.auto_config(first, constrained, use_nof).fila_at
 
-    def finish(k: int, chosen: Estimate | None) -> Choice:
-        prober.front(k)
-        option = None if chosen is None else chosen.option
-        if option is None:
+    def finish(chosen: Estimate | None) -> Choice:
+        option = chosen.option if chosen is not None else Option(0, at, "")
+        k = option.orientation
+        chosen_front = prober.front(k, option.piece)
+        if chosen is None:
             config = hybrid.auto_config(cands[k].puzzle, constrained, use_nof)
         else:
             config = hybrid.Config(option.fila_at,
@@ -335,9 +371,9 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
                                    use_nof, "chosen by estimates")
         made = [e for e in prober.made.values() if e is not None]
         compiling = jit.warmed_seconds() - compiled
-        return Choice(cands[k], config, chosen, made,
-                      time.perf_counter() - start - compiling,
-                      compiling - cands[k].front.jit_seconds)
+        return Choice(cands[k], chosen_front, prober.redundancy(option.piece), config, chosen,
+                      made, time.perf_counter() - start - compiling,
+                      compiling - chosen_front.jit_seconds)
 
     def best(options: list[Option]) -> Estimate | None:
         found = [e for e in (prober.estimate(o) for o in options) if e is not None]
@@ -345,30 +381,34 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             else None
 
     if at <= 0 or front.proof is not None:
-        return finish(0, None)
+        return finish(None)
     fill = "f" * at
     top = best([Option(0, at, fill)])
     if top is None:
-        return finish(0, None)
+        return finish(None)
     if top.seconds >= ORIENT_FROM and len(cands) > 1:
         top = best([Option(k, at, fill) for k in range(len(cands))]) or top
     if first.dimension == 3 or top.seconds >= SCHEDULE_FROM:
-        k = top.option.orientation
-        top = best([top.option, Option(k, at, default_letters(cands[k].puzzle, at))]) or top
-    if top.seconds >= SCHEDULE_FROM:
-        k = top.option.orientation
-        found = [top] + [climb(prober, k, at, letter, min(DEFAULT_F_LEVELS, at))
-                         for letter in "es"]
-        top = min((e for e in found if e is not None), key=lambda e: e.seconds)
-    if top.seconds >= SWITCH_FROM:
+        default = default_letters(cands[top.option.orientation].puzzle, at)
+        top = best([top.option, replace(top.option, letters=default)]) or top
+    if top.seconds >= PIECE_FROM and front_options.get("redundancy", "auto") == "auto" and \
+            constrained:
+        # Each piece with DLX placing one more piece too: the two interact (a constrained X
+        # in the 3 x 4 x 5 box is the worst choice handing over at once, the best one level
+        # later).
         k, letters = top.option.orientation, top.option.letters
-        for depth in range(1, len(letters)):
-            deeper = prober.estimate(Option(k, at - depth, letters[depth:]))
+        names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
+                                                         front_options.get("unique", "rotation"))
+                          if name != prober.front(k).plan.piece]
+        top = best([replace(top.option, piece=name, fila_at=at - d, letters=letters[d:])
+                    for name in names for d in (0, 1) if at - d > 0]) or top
+    if top.seconds >= SWITCH_FROM:
+        while top.option.fila_at > 1:
+            deeper = prober.estimate(replace(top.option, fila_at=top.option.fila_at - 1,
+                                             letters=top.option.letters[1:]))
             if deeper is None or deeper.seconds >= top.seconds:
                 break
             top = deeper
-        if top.option.fila_at != at and top.seconds >= SCHEDULE_FROM:
-            found = [top] + [climb(prober, k, top.option.fila_at, letter,
-                                   top.option.letters.count("f")) for letter in "es"]
-            top = min((e for e in found if e is not None), key=lambda e: e.seconds)
-    return finish(top.option.orientation, top)
+    if top.seconds >= SCHEDULE_FROM:
+        top = climbs(prober, top, min(DEFAULT_F_LEVELS, top.option.fila_at))
+    return finish(top)
