@@ -175,7 +175,7 @@ def run(args) -> int:
         proof = f" (proved by {note}, no search needed)" if note else ""
         text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}){proof}, {state}; "
                 f"engine {result.engine}, {search_effort(result)}, "
-                f"search {result.seconds:.3f} s{choice_phrase(result)}{planning_phrase(result)}, "
+                f"search {result.seconds:.3f} s{planning_phrase(result)}{choice_phrase(result)}, "
                 f"jit {result.jit_seconds:.2f} s")
         status = max(status, finish(result, args.json, text))
     return status

@@ -64,11 +64,26 @@ def puzzle_symmetries(puzzle: Puzzle, unique: str) -> list[Symmetry]:
         shift = lo - moved.min(axis=0)
         if {tuple(c) for c in (moved + shift).tolist()} != region:
             continue
-        ok = all(canon_count.get(canonical(transform(s.orientations[0], m), piece_kind)) == s.count
+        ok = all(canon_count.get(_canonical_after(s.orientations[0], m, piece_kind)) == s.count
                  for s in puzzle.shapes)
         if ok:
             out.append(Symmetry(m, shift, bool(round(np.linalg.det(m)) == -1)))
     return out
+
+
+def _canonical_after(cells, m: np.ndarray, kind: str):
+    """``canonical(transform(cells, m), kind)`` for a signed permutation ``m``, from the two
+    canonical forms of the piece (as drawn, mirrored), without transforming it: ``m`` either
+    belongs to the pieces' group or is a reflection of it (for one-sided pieces, a matrix that
+    keeps the plane; any other falls back to transforming)."""
+    if kind == "mirror":
+        return canonical(cells, kind)
+    if kind == "planar" and abs(m[2, 2]) != 1:
+        return canonical(transform(cells, m), kind)
+    part = m if kind == "rotations" else m[:2, :2]
+    if round(np.linalg.det(part)) == 1:
+        return canonical(cells, kind)
+    return canonical(transform(cells, np.diag([-1, 1, 1])), kind)
 
 
 def image_permutation(puzzle: Puzzle, symmetries: list[Symmetry]) -> np.ndarray:

@@ -17,11 +17,11 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    ``SAMPLED`` of them (evenly spaced) are compiled, and the figures of searching each with the
    letters are estimated by a population of ``POPULATION`` nodes per level
    (``fila_probe``), then priced in seconds (``cost_model``).
-3. **Stages**, each only if the search is long enough for it to pay: F alone (de Bruijn's
-   fill order, the 2D default) on the geometric first orientation, then on every orientation
-   if that estimate is over ``ORIENT_FROM`` seconds; on the best of them, E then F for the
-   last three pieces (the 3D default, ``hybrid.auto_config``) for a 3D puzzle, or any over
-   ``SCHEDULE_FROM``; then the piece the redundancy filter constrains, over ``PIECE_FROM``:
+3. **Stages**, each only if the search is long enough for it to pay: the default schedule
+   (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F for the last
+   three pieces, in 3D), and F alone, on the geometric first orientation; if that estimate is over
+   ``ORIENT_FROM`` seconds, F alone on every orientation, and the default on the best of
+   them; E then F for a 2D puzzle too, over ``SCHEDULE_FROM``; then the piece the redundancy filter constrains, over ``PIECE_FROM``:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
    D, two images, against the rule's K, nine: a third of the estimated search); then
    E, or S, down to a level and F below, the level found by a climb from three levels of F,
@@ -95,9 +95,9 @@ class Estimate:
 @dataclass
 class Choice:
     """What ``--engine auto`` runs: the candidate (orientation, front) and the hybrid
-    configuration, with every estimate made on the way, the seconds spent choosing and, apart
-    from them, those spent compiling or loading kernels (but the chosen front's own, which
-    the front reports)."""
+    configuration, with every estimate made on the way, the seconds spent choosing (the
+    chosen front's preparation left out: every search makes one) and, apart from them, those
+    spent compiling or loading kernels (but the chosen front's own, which it reports)."""
 
     candidate: Candidate
     front: tiling.Front
@@ -148,10 +148,10 @@ def schedule_of(fila_at: int, letters: str) -> str:
     return spec
 
 
-def default_letters(puzzle: Puzzle, fila_at: int) -> str:
-    """``hybrid.auto_config``'s FILA schedule as letters: F for flat puzzles, else E, then F
-    for the last three pieces."""
-    if puzzle.dimension == 2 or fila_at <= DEFAULT_F_LEVELS:
+def default_letters(puzzle: Puzzle, fila_at: int, dimension: int | None = None) -> str:
+    """``hybrid.auto_config``'s FILA schedule as letters (for a puzzle of ``dimension``, by
+    default the puzzle's): F for flat puzzles, else E, then F for the last three pieces."""
+    if (dimension or puzzle.dimension) == 2 or fila_at <= DEFAULT_F_LEVELS:
         return "f" * fila_at
     return "e" * (fila_at - DEFAULT_F_LEVELS) + "f" * DEFAULT_F_LEVELS
 
@@ -371,8 +371,11 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
                                    use_nof, "chosen by estimates")
         made = [e for e in prober.made.values() if e is not None]
         compiling = jit.warmed_seconds() - compiled
+        # The chosen front's own preparation is every search's (``prep_seconds``), not the
+        # choice's.
+        prep = chosen_front.extra.get("prep_seconds", 0.0)
         return Choice(cands[k], chosen_front, prober.redundancy(option.piece), config, chosen,
-                      made, time.perf_counter() - start - compiling,
+                      made, time.perf_counter() - start - compiling - prep,
                       compiling - chosen_front.jit_seconds)
 
     def best(options: list[Option]) -> Estimate | None:
@@ -382,15 +385,17 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
 
     if at <= 0 or front.proof is not None:
         return finish(None)
-    fill = "f" * at
-    top = best([Option(0, at, fill)])
+    fill, default = "f" * at, default_letters(first, at)
+    top = best([Option(0, at, default), Option(0, at, fill)])
     if top is None:
         return finish(None)
     if top.seconds >= ORIENT_FROM and len(cands) > 1:
-        top = best([Option(k, at, fill) for k in range(len(cands))]) or top
-    if first.dimension == 3 or top.seconds >= SCHEDULE_FROM:
-        default = default_letters(cands[top.option.orientation].puzzle, at)
-        top = best([top.option, replace(top.option, letters=default)]) or top
+        top = best([top.option] + [Option(k, at, fill) for k in range(len(cands))]) or top
+        if default != fill:
+            top = best([top.option, replace(top.option, letters=default)]) or top
+    if top.seconds >= SCHEDULE_FROM and default == fill:
+        top = best([top.option, replace(top.option, letters=default_letters(first, at, 3))]) \
+            or top
     if top.seconds >= PIECE_FROM and front_options.get("redundancy", "auto") == "auto" and \
             constrained:
         # Each piece with DLX placing one more piece too: the two interact (a constrained X
