@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shutil
 import subprocess
 import time
@@ -37,6 +38,7 @@ class Run:
     seconds: float
     search_seconds: float | None
     timed_out: bool = False
+    cpu_seconds: float | None = None
 
 
 def sources() -> Path:
@@ -67,14 +69,20 @@ def flags_for(dimension: int) -> tuple[str, ...]:
 
 def run(binary: Path, path: Path, flags: tuple[str, ...], timeout: float) -> Run:
     """Run polycube on ``path`` with ``flags`` (and ``QUIET``), one process, timed whole."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), children_cpu()
     try:
         done = subprocess.run([str(binary), *flags, *QUIET, str(path)], capture_output=True,
                               text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return Run(None, time.perf_counter() - start, None, timed_out=True)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, children_cpu() - cpu
     found = re.search(r"^SOLUTIONS=(\d+)", done.stdout, re.M)
     solve = re.search(r"^\s*solve\s*:\s*([0-9.]+)", done.stdout, re.M)
     return Run(int(found.group(1)) if found else None, seconds,
-               float(solve.group(1)) if solve else None)
+               float(solve.group(1)) if solve else None, cpu_seconds=cpu)
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) of the finished child processes so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime

@@ -12,21 +12,23 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    to twelve for a box of three different sides and chiral pieces.  They are the same set for
    a puzzle and any turn of its file, and are ranked by their geometry alone (``geometry``):
    the shortest side along z, filled last, the middle one along x, filled first.
-2. **Estimates.**  A configuration (orientation, switch, FILA letters per level) is estimated
-   on the subproblems DLX hands over: every node at the switch depth is listed, up to
-   ``SAMPLED`` of them (evenly spaced) are compiled, and the figures of searching each with the
-   letters are estimated by a population of ``POPULATION`` nodes per level
-   (``fila_probe``), then priced in seconds (``cost_model``).
-3. **Stages**, each only if the search is long enough for it to pay: the default schedule
-   (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F for the last
-   three pieces, in 3D), and F alone, on the geometric first orientation; if that estimate is over
-   ``ORIENT_FROM`` seconds, F alone on every orientation, and the default on the best of
-   them; E then F for a 2D puzzle too, over ``SCHEDULE_FROM``; then the piece the redundancy filter constrains, over ``PIECE_FROM``:
+2. **Estimates.**  A configuration (orientation, switch, FILA letters per level, constrained
+   piece) is estimated on the subproblems DLX hands over: up to ``SAMPLED`` nodes of the
+   switch depth are drawn by random DLX descents (``Frontier``), each subproblem compiled, and
+   the figures of searching it with the letters estimated by a population of ``POPULATION``
+   nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
+3. **Stages**, each only if the estimated search is long enough for its probes to pay: the
+   default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
+   for the last three pieces, in 3D) and F alone on the geometric first orientation; over
+   ``ORIENT_FROM`` seconds, F alone on every orientation, then the default on the best (E,
+   then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
-   D, two images, against the rule's K, nine: a third of the estimated search); then
-   E, or S, down to a level and F below, the level found by a climb from three levels of F,
-   over ``SCHEDULE_FROM``; then DLX one or two levels deeper, over
-   ``SWITCH_FROM``.
+   D, two images, against the rule's K, nine: a third of the estimated search), each with
+   DLX handing over at once or one piece later (the two interact); over ``SWITCH_FROM``, DLX
+   one level deeper at a time while that pays (DLX's min-fit over cells and pieces prunes the
+   top of the tree better than FILA's cell heuristics: polycube hands over with ten pieces
+   left); over ``SCHEDULE_FROM``, E, or S, down to a level and F below, the level found by a
+   climb from three levels of F.
 
 Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
 gets the same configuration on every run and for every turn or mirror image of its file.
@@ -65,12 +67,20 @@ DEFAULT_F_LEVELS = 3
 SEED = 54
 
 
-@dataclass
 class Candidate:
-    """One orientation of the puzzle: the turn from the file's frame and the turned puzzle."""
+    """One orientation of the puzzle: the turn from the file's frame and the turned puzzle,
+    built when first needed (most choices estimate one orientation or two)."""
 
-    turn: reorient.Turn
-    puzzle: Puzzle
+    def __init__(self, source: Puzzle, turn: reorient.Turn):
+        self.source = source
+        self.turn = turn
+        self._puzzle: Puzzle | None = None
+
+    @property
+    def puzzle(self) -> Puzzle:
+        if self._puzzle is None:
+            self._puzzle = reorient.oriented(self.source, self.turn)
+        return self._puzzle
 
 
 @dataclass(frozen=True)
@@ -122,20 +132,19 @@ class Choice:
         return out
 
 
-def geometry(puzzle: Puzzle) -> tuple[int, int, int]:
-    """The rank of an orientation by its free cells' extents: the shortest side along z (the
-    last filled), then the shorter of the others along x (the first filled), as de Bruijn
-    filled the 6 x 10 board along its short side."""
-    extent = puzzle.cell_coords.max(axis=0) - puzzle.cell_coords.min(axis=0) + 1
+def geometry(puzzle: Puzzle, turn: reorient.Turn) -> tuple[int, int, int]:
+    """The rank of an orientation by its free cells' extents once turned: the shortest side
+    along z (the last filled), then the shorter of the others along x (the first filled), as
+    de Bruijn filled the 6 x 10 board along its short side."""
+    extent = np.abs(np.array(turn.matrix)) @ (puzzle.cell_coords.max(axis=0)
+                                              - puzzle.cell_coords.min(axis=0) + 1)
     return int(extent[2]), int(extent[0]), -int(extent[1])
 
 
 def candidates(puzzle: Puzzle) -> list[Candidate]:
     """The distinct orientations of ``puzzle``, best geometry first, ties by content."""
-    out = [(k, Candidate(turn, reorient.oriented(puzzle, turn)))
-           for turn, k in reorient.distinct(puzzle)]
-    out.sort(key=lambda item: (geometry(item[1].puzzle), item[0]))
-    return [c for _, c in out]
+    ranked = sorted(reorient.distinct(puzzle), key=lambda tk: (geometry(puzzle, tk[0]), tk[1]))
+    return [Candidate(puzzle, turn) for turn, _ in ranked]
 
 
 def schedule_of(fila_at: int, letters: str) -> str:
@@ -393,7 +402,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         top = best([top.option] + [Option(k, at, fill) for k in range(len(cands))]) or top
         if default != fill:
             top = best([top.option, replace(top.option, letters=default)]) or top
-    if top.seconds >= SCHEDULE_FROM and default == fill:
+    if top.seconds >= ORIENT_FROM and default == fill:
         top = best([top.option, replace(top.option, letters=default_letters(first, at, 3))]) \
             or top
     if top.seconds >= PIECE_FROM and front_options.get("redundancy", "auto") == "auto" and \
