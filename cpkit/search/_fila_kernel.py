@@ -118,6 +118,19 @@ def _compact_ilsi(W, width, a0, a1, a2, a3, a4, a5, o0, o1, o2, o3):
 
 
 @njit(inline="always")
+def _overlap(W, lmask, b, o0, o1, o2, o3):
+    """The occupied cells of the image whose mask starts at ``lmask[b]`` (0: it fits)."""
+    hit = lmask[b] & o0
+    if W > 1:
+        hit |= lmask[b + 1] & o1
+    if W > 2:
+        hit |= lmask[b + 2] & o2
+    if W > 3:
+        hit |= lmask[b + 3] & o3
+    return hit
+
+
+@njit(inline="always")
 def _first_hole(W, o0, o1, o2, o3):
     if W == 1:
         return lowest_bit(~o0)
@@ -206,15 +219,7 @@ def _select_by_fits(W, hv, kind, width, Q, avail, ilsi, planes, pb, nonempty, lp
             untried &= untried - 1
             for e in range(lptr[base + s], lptr[base + s + 1]):
                 checks += 1
-                b = e * W
-                hit = lmask[b] & o0
-                if W > 1:
-                    hit |= lmask[b + 1] & o1
-                if W > 2:
-                    hit |= lmask[b + 2] & o2
-                if W > 3:
-                    hit |= lmask[b + 3] & o3
-                if hit == 0:
+                if _overlap(W, lmask, e * W, o0, o1, o2, o3) == 0:
                     f += 1
                     if f >= fmin:
                         break

@@ -1,19 +1,14 @@
-"""Random walks down a compiled FILA (sub)problem: Knuth's estimate of what searching it costs.
+"""Estimates of what searching a compiled FILA (sub)problem costs, by stratified sampling.
 
-``walks`` goes down ``n_walks`` random branches of the tree that ``_fila_kernel.search`` would
-search with the heuristic of each level ``heur_of_level`` (F, E or S; the problem's image list
-sets must hold those heuristics).  At every node it does what the search does there (choose the
-target with the level's heuristic, try every image of the target's lists for the shapes left),
-then takes one of the images that fit, uniformly at random.  With ``w`` the product of the
-branching degrees above a node, ``w`` times the node's figures, summed along a walk, is an
-unbiased estimate of the tree's figures (Knuth, 1975): attempts, fits, the E and S heuristics'
-fit checks, nodes by kind, solutions.  ``out[k, m]`` holds walk ``k``'s estimate of figure ``m``
-(the ``W_*`` columns), so the caller can weigh them into a cost and take its mean and error.
-
-The walk shares the search's own selection and bookkeeping code (``_select_by_fits``,
-``_compact_ilsi``, ``_drop_neighbours``), so it sees exactly the nodes the search would.
-Fixed orders other than F (``HK_ORDER``) are not walked: the automatic configuration, the only
-user, never schedules them.
+``sample`` expands the tree that ``_fila_kernel.search`` would search with the heuristic of
+each level ``heur_of_level`` (F, E or S; the problem's image list sets must hold those
+heuristics) level by level, keeping a population of at most ``population`` nodes per level,
+each weighted by the number of nodes it stands for (see its text).  At every node it does
+what the search does there (choose the target with the level's heuristic, try every image of
+the target's lists for the shapes left), with the search's own selection and bookkeeping code
+(``_select_by_fits``, ``_compact_ilsi``, ``_drop_neighbours``, ``_overlap``), so it sees exactly
+the nodes the search would.  Fixed orders other than F (``HK_ORDER``) are not sampled: the
+automatic configuration, the only user, never schedules them.
 """
 
 from __future__ import annotations
@@ -22,16 +17,11 @@ import numpy as np
 from numba import njit
 
 from ._bits import lowest_bit
-from ._fila_kernel import (COUNTERS_SIZE, CT_HEURISTIC_CHECKS, CT_SOLUTIONS, HK_FIRST,
-                           HK_NEIGHBOURS, IL_FIRST, IL_SIZE, NO_SET, PC_ENTER, ST_AVAIL,
-                           ST_FLOOR, ST_LEVEL, ST_PC, ST_STOP, STATE_SIZE, _compact_ilsi,
-                           _drop_neighbours, _first_hole, _select_by_fits, search)
+from ._fila_kernel import (CT_HEURISTIC_CHECKS, HK_FIRST, HK_NEIGHBOURS, IL_FIRST, IL_SIZE,
+                           NO_SET, _compact_ilsi, _drop_neighbours, _first_hole, _overlap,
+                           _select_by_fits)
 
-#: ``store`` of the exhaustive searches (a numpy scalar: numba types it as the search's own
-#: ``bool``, not as a literal, so ``search`` keeps one signature).
-NO_STORE = np.bool_(False)
-
-# Columns of ``out``: one walk's estimate of each figure of the whole tree.
+# The figures of the whole tree estimated, in ``totals``.
 W_ATTEMPTS = 0     # images tested against the occupancy
 W_FITS = 1         # images placed
 W_CHECKS = 2       # fit checks by the E and S heuristics
@@ -40,7 +30,7 @@ W_E_NODES = 4      # nodes whose target E chose (its open-neighbour planes read)
 W_S_NODES = 5      # nodes whose target S chose
 W_E_PLACED = 6     # placements that update the open-neighbour planes (a level below uses E)
 W_SOLUTIONS = 7
-W_WORK = 8         # attempts and checks this walk itself made (what probing costs)
+W_WORK = 8         # attempts and checks the sample itself made (what estimating costs)
 N_FIGURES = 9
 
 
@@ -61,9 +51,9 @@ def sample(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e
     of nodes, and dead ends cost the estimate no walks: the population stays on the branches
     that live, which is where independent random walks (Knuth's) spend few of their samples,
     so their estimates of these trees are heavy-tailed (a relative error of about 0.5 over 300
-    walks where this has about 0.1; see ``cpkit bench tiling-vs-polycube``).  ``rand[l]`` is
+    walks where this has about 0.1; docs/algorithms.md, "Choosing the engine").  ``rand[l]`` is
     the uniform offset of level ``l``'s resampling.  The arrays from ``occ`` to ``cand`` are
-    scratch (``FilaSampler`` sizes them); ``totals`` receives the ``W_*`` figures."""
+    scratch (``fila_probe.Sampler`` sizes them); ``totals`` receives the ``W_*`` figures."""
     W = len(wtag)
     V = n_cells
     Q = n_shapes
@@ -133,15 +123,7 @@ def sample(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e
                     untried &= untried - 1
                     for e in range(lptr[base + q], lptr[base + q + 1]):
                         tried += 1
-                        b = e * W
-                        hit = lmask[b] & o0
-                        if W > 1:
-                            hit |= lmask[b + 1] & o1
-                        if W > 2:
-                            hit |= lmask[b + 2] & o2
-                        if W > 3:
-                            hit |= lmask[b + 3] & o3
-                        if hit == 0:
+                        if _overlap(W, lmask, e * W, o0, o1, o2, o3) == 0:
                             picks[2 * n_picks] = e
                             picks[2 * n_picks + 1] = q
                             n_picks += 1

@@ -16,7 +16,7 @@ from ..errors import InputError
 from ..models import reorient
 from ..models.tiling import Puzzle, Tiling
 from ..result import Result
-from . import autoconfig, hybrid, tiling
+from . import autoconfig, tiling
 
 ORIENTATIONS = ("auto", "file")
 
@@ -32,10 +32,6 @@ def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | No
     if orientation == "file" or heuristic is not None or fila_at is not None:
         return None
     return autoconfig.choose(puzzle, front_options, nof)
-
-
-FRONT_OPTIONS = ("unique", "redundancy", "volume_filter", "parity_filter", "fit_filter",
-                 "parity_trigger", "volume_trigger")
 
 
 def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, orientation: str = "auto",

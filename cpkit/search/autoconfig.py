@@ -249,7 +249,7 @@ class Prober:
             if drawn is None:
                 self._samples[key] = None
             else:
-                plan = fila_probe.walk_plan(self.cands[k].puzzle, used, self.nof)
+                plan = fila_probe.sample_plan(self.cands[k].puzzle, used, self.nof)
                 drawn.search.plan = plan
                 problems = []
                 for path in drawn.paths:
@@ -299,7 +299,7 @@ class Frontier:
 
 def list_entries(problem: fila.FilaProblem, plan: fila.FilaPlan, letters: set[str]) -> int:
     """The image list entries a plan of the heuristics ``letters`` builds for ``problem``: the
-    walk plan's entries for those heuristics (each heuristic's sets are consecutive)."""
+    sampling plan's entries for those heuristics (each heuristic's sets are consecutive)."""
     q = max(problem.n_shapes, 1)
     v = problem.n_cells
     index = {str(h): plan.entry_h[k] for k, (h, _) in enumerate(plan.schedule.entries)}

@@ -21,7 +21,7 @@ from .jit import warm
 LETTERS = "esf"
 
 
-def walk_plan(puzzle, letters: str, nof: bool) -> FilaPlan:
+def sample_plan(puzzle, letters: str, nof: bool) -> FilaPlan:
     """A plan whose compiled subproblems can be estimated with any schedule of the heuristics
     ``letters`` (some of E, S, F); cells are numbered in F's order, the search's numbering for
     any schedule of them."""
@@ -65,7 +65,7 @@ class Sampler:
     def figures(self, problem: FilaProblem, plan: FilaPlan, letters: str, seed: int
                 ) -> np.ndarray:
         """Estimates (``_fila_probe`` columns) for searching ``problem`` (compiled with
-        ``plan``, see ``walk_plan``) with heuristic ``letters[l]`` at level ``l``."""
+        ``plan``, see ``sample_plan``) with heuristic ``letters[l]`` at level ``l``."""
         if len(letters) != problem.n_pieces or set(letters) - set(LETTERS):
             raise ValueError(f"one of {LETTERS} per level of a {problem.n_pieces}-piece "
                              f"problem, got {letters!r}")
@@ -86,13 +86,13 @@ class Sampler:
 
 
 def _warm_up() -> None:
-    """Compile or load the walk kernel on a 2x2 square of dominoes."""
+    """Compile or load the sampling kernel on a 2x2 square of dominoes."""
     from ..models.tiling import Piece, Puzzle
     from .fila import compile_problem, shape_counts
 
     puzzle = Puzzle([Piece("a", ((0, 0, 0), (1, 0, 0))), Piece("b", ((0, 0, 0), (1, 0, 0)))],
                     box=(2, 2, 1))
-    plan = walk_plan(puzzle, "ef", True)
+    plan = sample_plan(puzzle, "ef", True)
     problem = compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
                               np.arange(len(puzzle.images)), shape_counts(puzzle))
     Sampler(4).figures(problem, plan, "ef", 0)

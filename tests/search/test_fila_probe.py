@@ -42,7 +42,7 @@ def fila_probe_schedule(letters: str) -> str:
 
 
 def estimate(puzzle: Puzzle, letters: str, population: int, seed: int = 0) -> np.ndarray:
-    plan = fila_probe.walk_plan(puzzle, letters, True)
+    plan = fila_probe.sample_plan(puzzle, letters, True)
     problem = fila.compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
                                    np.arange(len(puzzle.images)), fila.shape_counts(puzzle))
     return fila_probe.Sampler(population).figures(problem, plan, letters, seed)
