@@ -19,7 +19,8 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
 3. **Stages**, each only if the estimated search is long enough for its probes to pay: the
    default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
-   for the last three pieces, in 3D) and F alone on the geometric first orientation; over
+   for the last three pieces, in 3D) on the geometric first orientation, and F alone there
+   over ``TINY`` seconds; over
    ``ORIENT_FROM`` seconds, F alone on every orientation, then the default on the best (E,
    then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
@@ -56,6 +57,7 @@ POPULATION = 200
 #: when DLX places more than one piece).
 SAMPLED = 8
 #: Estimated search seconds from which each further stage is worth its probes.
+TINY = 0.02
 ORIENT_FROM = 0.25
 SCHEDULE_FROM = 1.0
 PIECE_FROM = 2.0
@@ -395,9 +397,11 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     if at <= 0 or front.proof is not None:
         return finish(None)
     fill, default = "f" * at, default_letters(first, at)
-    top = best([Option(0, at, default), Option(0, at, fill)])
+    top = best([Option(0, at, default)])
     if top is None:
         return finish(None)
+    if top.seconds >= TINY and default != fill:
+        top = best([top.option, Option(0, at, fill)]) or top
     if top.seconds >= ORIENT_FROM and len(cands) > 1:
         top = best([top.option] + [Option(k, at, fill) for k in range(len(cands))]) or top
         if default != fill:
