@@ -43,6 +43,8 @@ def _matplotlib():
 
 def check_output(path: str | Path) -> None:
     """Fail early (before a long search) on an output file cpkit cannot write."""
+    if not str(path):
+        raise InputError(f"an empty file name: give a {' or '.join(FORMATS)} file to draw to")
     suffix = Path(path).suffix.lower()
     if suffix not in FORMATS:
         raise InputError(f"cannot draw to {path}: the file name must end in "

@@ -63,6 +63,17 @@ class Result:
     #: cells), for runs that stop without one; None where the engine does not keep it.
     partial: Any = None
 
+    @classmethod
+    def unsearched(cls, family: str, engine: str, unique: str, reason: str, *,
+                   prep_seconds: float, jit_seconds: float, options: dict[str, Any],
+                   name: str, **extra: Any) -> "Result":
+        """The result of a run stopped (``reason``: a Ctrl-C, SIGTERM or the time limit)
+        before its search began: nothing counted, ``complete`` false, the set-up's seconds
+        in ``prep_seconds``."""
+        stats = Stats(extra={**extra, "prep_seconds": round(prep_seconds, 6)})
+        return cls(family, engine, unique, 0, False, reason, 0.0, jit_seconds, [], stats,
+                   dict(options), name)
+
     def summary(self) -> dict[str, Any]:
         """The JSON object of the CLI contract (DESIGN.md, "CLI contract")."""
         out: dict[str, Any] = {

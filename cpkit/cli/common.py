@@ -93,13 +93,27 @@ def planning_phrase(result: Result) -> str:
 
 
 def finish(result: Result, as_json: bool, text: str) -> int:
-    """Print the summary (text or JSON) and choose the exit status."""
+    """Print the summary (text or JSON) and choose the exit status: 130 after a Ctrl-C or
+    SIGTERM, 3 when the run's last checkpoint could not be written (the result is printed all
+    the same, and a warning says why), else 0."""
     if as_json:
         print(json.dumps(result.summary(), sort_keys=False))
     else:
         print(text)
     sys.stdout.flush()
-    return 130 if result.stop_reason == INTERRUPTED else 0
+    if result.stop_reason == INTERRUPTED:
+        status = 130
+    else:
+        status = 0
+    unsaved = result.stats.extra.get("checkpoint_error")
+    if unsaved:
+        print(f"cpkit: warning: {unsaved}; the result above is not in the checkpoint (the "
+              f"file holds the one written before)", file=sys.stderr)
+        if status == 0:
+            from . import CHECKPOINT_NOT_SAVED
+
+            status = CHECKPOINT_NOT_SAVED
+    return status
 
 
 def render_first(puzzle: Any, result: Result, first: list, options: dict[str, Any], out: str,

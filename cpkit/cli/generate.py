@@ -34,19 +34,15 @@ def add_parser(sub) -> None:
 
 
 def run_edge_matching(args) -> int:
-    from ..errors import InputError
     from ..io.edge_matching import format_native
+    from ..io.text import write_atomically
     from ..models.em_generator import generate
 
     puzzle = generate(args.size, args.height, border_colours=args.border,
                       inner_colours=args.inner, seed=args.seed)
     text = format_native(puzzle)
-    if args.output:
-        try:
-            with open(args.output, "w") as fh:
-                fh.write(text)
-        except OSError as exc:
-            raise InputError(f"cannot write the puzzle: {exc.strerror}", args.output) from None
+    if args.output is not None:
+        write_atomically(args.output, text, "the puzzle")
         print(f"wrote {args.output}: {puzzle.describe()}", file=sys.stderr)
     else:
         sys.stdout.write(text)

@@ -36,7 +36,10 @@ def add_options(p: argparse.ArgumentParser, edge_matching: bool = False) -> None
                         ("; with the search's state inside the running ones" if edge_matching
                          else "") + "); a run that prints solutions needs " +
                         ("--first, " if edge_matching else "") +
-                        "--limit N or --show N (it keeps those in FILE)")
+                        "--limit N or --show N (it keeps those in FILE).  FILE is written as "
+                        "the run starts; an existing FILE must be a cpkit checkpoint (or "
+                        "empty).  If the last write fails (a full disk), the result is "
+                        "printed with a warning and the exit status is 3")
     g.add_argument("--progress", type=positive_float, metavar="S", default=None,
                    help="write the progress as a new line on standard error every S seconds, "
                         "also when it is not a terminal or with --json (a log file, a batch "
@@ -72,7 +75,7 @@ def solve(model: Any, args, options: dict[str, Any], path: str, index: int = 0,
         if given is not None:
             raise InputError(f"{option} goes with --monte-carlo")
     source = None
-    if args.checkpoint or args.resume:
+    if args.checkpoint is not None or args.resume is not None:
         from ..parallel.checkpoint import model_identity
 
         source = model_identity(path, index)
@@ -110,8 +113,9 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
 
     searching = {"--first": options.get("first"), "--limit": options.get("limit") is not None,
                  "--show": getattr(args, "show", None) is not None,
-                 "--render": getattr(args, "render", None), "--checkpoint": args.checkpoint,
-                 "--resume": args.resume, "--scheduler": args.scheduler,
+                 "--render": getattr(args, "render", None) is not None,
+                 "--checkpoint": args.checkpoint is not None,
+                 "--resume": args.resume is not None, "--scheduler": args.scheduler is not None,
                  "--progress": args.progress is not None,
                  "--subproblems": args.subproblems is not None}
     used = [flag for flag, given in searching.items() if given]

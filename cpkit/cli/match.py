@@ -136,7 +136,7 @@ def run(args) -> int:
     if args.first and args.limit is not None:
         raise InputError(f"--first and --limit {args.limit} both say when to stop: give one")
     shave = DEFAULT_SHAVE if args.shave is None else shave_setting(args.shave)
-    if args.render:
+    if args.render is not None:
         from ..render import check_output
 
         check_output(args.render)
@@ -187,7 +187,8 @@ def run(args) -> int:
                          "applies to the other engines")
     if args.monte_carlo:
         return long_runs.monte_carlo(puzzle, args, options, None)
-    if args.engine == "alldiff" and not (args.scheduler or args.checkpoint or args.resume):
+    if args.engine == "alldiff" and all(given is None for given in (
+            args.scheduler, args.checkpoint, args.resume)):
         result = solve(puzzle, **options)
     else:
         result = long_runs.solve(puzzle, args, options, args.puzzle, 0,
@@ -195,7 +196,7 @@ def run(args) -> int:
     # A run without a solution shows the deepest partial board instead (compiled engines).
     partial = result.partial if result.count == 0 else None
     reached = "" if partial is None else f"{partial.filled} of {puzzle.n_cells} cells"
-    if args.render:
+    if args.render is not None:
         from ..render import render_edge_matching
 
         if partial is not None:

@@ -108,13 +108,13 @@ def run(args) -> int:
             raise InputError(f"the file holds {len(puzzles)} puzzle(s), not {args.puzzle_index}",
                              args.puzzle)
         puzzles = [puzzles[args.puzzle_index - 1]]
-    if (args.checkpoint or args.resume) and len(puzzles) > 1:
+    if (args.checkpoint is not None or args.resume is not None) and len(puzzles) > 1:
         raise InputError("the file holds several puzzles; choose one with --puzzle-index for a "
                          "checkpointed run", args.puzzle)
     if args.stats and args.engine == "cpsat":
         raise InputError("--stats counts the fits of the dlx, fila and hybrid engines; cpsat "
                          "makes none")
-    if args.render:
+    if args.render is not None:
         from ..render import check_output
 
         check_output(args.render)
@@ -160,7 +160,7 @@ def run(args) -> int:
             continue
         result = long_runs.solve(puzzle, args, options, args.puzzle, index,
                                  {"mirror": bool(args.mirror)})
-        if args.render:
+        if args.render is not None:
             from ..render import render_tiling
 
             render_first(puzzle, result, first, options, args.render, render_tiling)
@@ -170,6 +170,8 @@ def run(args) -> int:
             detail = configuration_line(result)
             if detail:
                 print(detail)
+            for note in result.stats.extra.get("notes", ()):
+                print(f"note: {note}")
         state = "complete" if result.complete else f"stopped early ({result.stop_reason})"
         note = result.stats.extra.get("proof")
         proof = f" (proved by {note}, no search needed)" if note else ""

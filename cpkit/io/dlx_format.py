@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import TextIO
 
 from ..errors import InputError
-from .text import read_text
+from .text import bar_comment, read_text
 from ..models.exact_cover import ExactCover
 
 
 def read_dlx(path: str | Path) -> ExactCover:
-    return parse_dlx(read_text(path).splitlines(), str(path))
+    return parse_dlx(read_text(path, comment=bar_comment).splitlines(), str(path))
 
 
 def parse_dlx(lines: list[str], path: str = "<input>") -> ExactCover:

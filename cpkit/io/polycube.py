@@ -21,7 +21,7 @@ from typing import TextIO
 
 from ..errors import InputError
 from .text import read_text, whole_number
-from ..models.geometry import Cell
+from ..models.geometry import Cell, is_connected
 from ..models.tiling import Piece, Puzzle
 
 _D_TAGS = {"xDim", "yDim", "zDim", "oneSide"}
@@ -47,6 +47,7 @@ class _PuzzleDef:
     one_sided: bool
     pieces: list[_PieceDef] = field(default_factory=list)
     names: dict[str, int] = field(default_factory=dict)   # name -> line of definition
+    fixed: dict[Cell, str] = field(default_factory=dict)  # cell -> stationary piece on it
 
 
 def read_polycube(path: str | Path) -> list[Puzzle]:
@@ -180,8 +181,9 @@ class _Parser:
         name = tags["name"]
         if name is True or not name:
             raise self.error(lineno, "name needs a value: name=NAME")
-        if any(ch.isspace() for ch in name):
-            raise self.error(lineno, f"invalid piece name {name!r} (no spaces)")
+        if any(ch.isspace() for ch in name) or not name.isprintable():
+            raise self.error(lineno, f"invalid piece name {name!r} (no spaces or control "
+                                     f"characters)")
         kind = tags.get("type", "M")
         if kind not in ("M", "S"):
             raise self.error(lineno, f"type must be M (mobile) or S (stationary), got {kind!r}")
@@ -237,15 +239,27 @@ class _Parser:
             self._add(d, _PieceDef(name, cs, is_stationary, first_line[name]))
 
     def _add(self, d: _PuzzleDef, piece: _PieceDef) -> None:
+        """Checks of one piece, reported at the line that defines it (the model checks them
+        too, but knows no lines: they were reported at the puzzle's D line)."""
         if piece.name in d.names:
             raise self.error(piece.line, f"piece name '{piece.name}' already defined at line "
                                          f"{d.names[piece.name]}")
+        if not piece.name.isprintable():
+            raise self.error(piece.line, f"invalid piece name {piece.name!r} (no control "
+                                         f"characters)")
         if piece.stationary:
             X, Y, Z = d.box
             for c in piece.cells:
                 if not (0 <= c[0] < X and 0 <= c[1] < Y and 0 <= c[2] < Z):
                     raise self.error(piece.line, f"stationary piece {piece.name} has cell "
                                                  f"{c[0]} {c[1]} {c[2]} outside the {X}x{Y}x{Z} box")
+                if c in d.fixed:
+                    raise self.error(piece.line, f"stationary pieces {d.fixed[c]} and "
+                                                 f"{piece.name} overlap at {c[0]} {c[1]} {c[2]}")
+            d.fixed.update((c, piece.name) for c in piece.cells)
+        elif not is_connected(piece.cells):
+            raise self.error(piece.line, f"piece {piece.name} is not connected: its cells do "
+                                         f"not all join face to face (a polycube is one solid)")
         d.names[piece.name] = piece.line
         d.pieces.append(piece)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from .exact_cover import ExactCover
-from .geometry import Cell, Shape, canonical, is_connected, orientations
+from .geometry import Cell, Shape, canonical, is_connected, normalize, orientations
 
 #: Refuse to build more images than this: a puzzle that large cannot be enumerated anyway, and
 #: building it would exhaust memory before any message could be given.
@@ -173,7 +173,7 @@ class Puzzle:
     def _check_pieces(self) -> None:
         seen: set[str] = set()
         for p in self.pieces:
-            if not p.name or any(ch.isspace() for ch in p.name):
+            if not p.name or any(ch.isspace() for ch in p.name) or not p.name.isprintable():
                 raise InputError(f"invalid piece name {p.name!r}")
             if p.name in seen:
                 raise InputError(f"piece name {p.name} is used twice")
@@ -215,8 +215,14 @@ class Puzzle:
     def _group_shapes(self) -> list[PieceShape]:
         kind = self.group_kind
         by_canon: dict[Shape, list[Piece]] = {}
+        # Identical pieces (thousands of monominoes) share one canonical form: computed once
+        # per distinct layout, not per piece.
+        canon_of: dict[Shape, Shape] = {}
         for p in self.mobile_pieces:
-            by_canon.setdefault(canonical(p.cells, kind), []).append(p)
+            layout = normalize(p.cells)
+            if layout not in canon_of:
+                canon_of[layout] = canonical(layout, kind)
+            by_canon.setdefault(canon_of[layout], []).append(p)
         shapes = []
         for idx, group_pieces in enumerate(by_canon.values()):
             orients = tuple(orientations(group_pieces[0].cells, kind))

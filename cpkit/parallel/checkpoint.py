@@ -15,9 +15,12 @@ prints at most ``kept`` of them, in the sequential order, so the file holds the 
 above the split depth and, of each finished subproblem, those that can still be among the first
 ``kept`` (``_trimmed``): a resumed run prints what the uninterrupted one would have.
 
-Files are replaced atomically: written to a temporary file in the same directory, flushed and
-fsynced, then renamed over the old one (and the directory fsynced), so a crash or ``kill -9``
-while writing leaves either the previous checkpoint or the new one, never a torn file.
+A run writes its checkpoint as soon as it starts, before it has planned its split (``split``
+null: a run killed while planning, which can take seconds, resumes by planning again), then
+when the plan is made, periodically, and when it stops.  Files are replaced atomically
+(``cpkit.io.text.write_atomically``), so a crash or ``kill -9`` while writing leaves either the
+previous checkpoint or the new one, never a torn file; and an existing file that is not a cpkit
+checkpoint (the puzzle itself, given by mistake) is never written over (``check_writable``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import base64
 import hashlib
 import json
 import os
-import tempfile
+import re
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
@@ -40,9 +43,15 @@ FORMAT = "cpkit-checkpoint"
 VERSION = 1
 
 
+#: How every checkpoint begins (``json.dumps`` keeps the order of ``to_json``), also when
+#: pretty-printed by hand.
+_HEAD = re.compile(rb'\s*\{\s*"format"\s*:\s*"cpkit-checkpoint"')
+
+
 def model_identity(path: str | os.PathLike, index: int = 0) -> dict[str, Any]:
-    """How a checkpoint names its puzzle: absolute path, content hash, index in the file."""
-    data = FsPath(path).read_bytes()
+    """How a checkpoint names its puzzle: absolute path, content hash, index in the file (a
+    regular file: a pipe would give other bytes than those the puzzle was read from)."""
+    data = text.read_bytes(path, regular_only=True)
     return {"path": str(FsPath(path).resolve()), "sha256": hashlib.sha256(data).hexdigest(),
             "index": index}
 
@@ -62,8 +71,22 @@ def canonical_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def check_writable(path: str | os.PathLike) -> None:
     """``InputError`` unless a checkpoint can be written at ``path``, found before the search
-    starts rather than at its first checkpoint."""
+    starts rather than at its first checkpoint: besides what ``text.check_writable`` asks, a
+    file already there must be a cpkit checkpoint (or empty, as ``mktemp`` leaves it), so that
+    a mistyped ``--checkpoint`` never replaces a puzzle or a result."""
     text.check_writable(path, "the checkpoint")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise InputError(f"cannot read the file already there: {exc.strerror}",
+                         os.fspath(path)) from None
+    if head and not _HEAD.match(head):
+        raise InputError("exists and is not a cpkit checkpoint: it is left as it is (give "
+                         "the checkpoint a new file, or an earlier checkpoint to replace)",
+                         os.fspath(path))
 
 
 @dataclass
@@ -71,7 +94,7 @@ class Checkpoint:
     model: dict[str, Any]
     options: dict[str, Any]
     depth: int
-    paths: list[Path]
+    paths: list[Path] | None        # None: written before the split was planned
     above: Part
     done: dict[int, Part] = field(default_factory=dict)
     seconds: float = 0.0            # search time spent by the runs before this one
@@ -83,13 +106,29 @@ class Checkpoint:
     @classmethod
     def start(cls, model: dict[str, Any], options: dict[str, Any], frontier: Frontier,
               kept: int = 0) -> "Checkpoint":
-        return cls(model, canonical_options(options), frontier.depth, frontier.paths,
-                   frontier.above, kept=kept,
-                   shallow=[(k, list(s)) for k, s in frontier.shallow] if kept else [])
+        ck = cls.unplanned(model, options, kept)
+        ck.plan(frontier)
+        return ck
+
+    @classmethod
+    def unplanned(cls, model: dict[str, Any], options: dict[str, Any],
+                  kept: int = 0) -> "Checkpoint":
+        """The checkpoint of a run that has not split its search yet: resuming it plans
+        again (nothing was searched that a new plan could count twice)."""
+        return cls(model, canonical_options(options), 0, None, Part(), kept=kept)
+
+    def plan(self, frontier: Frontier) -> None:
+        """The split is made: from now on the file records its subproblems."""
+        self.depth, self.paths, self.above = frontier.depth, frontier.paths, frontier.above
+        self.shallow = [(k, list(s)) for k, s in frontier.shallow] if self.kept else []
+
+    @property
+    def planned(self) -> bool:
+        return self.paths is not None
 
     @property
     def pending(self) -> list[int]:
-        return [k for k in range(len(self.paths)) if k not in self.done]
+        return [k for k in range(len(self.paths or ())) if k not in self.done]
 
     def record(self, index: int, part: Part) -> None:
         """Subproblem ``index`` finished: keep its figures and, in a run that prints, a copy of
@@ -129,7 +168,7 @@ class Checkpoint:
             shallow[k] = shallow.get(k, 0) + 1
         out: dict[int, list[list[int]]] = {}
         before = 0
-        for k in range(len(self.paths)):
+        for k in range(len(self.paths or ())):
             before += shallow.get(k, 0)
             if k in self.done:
                 room = max(0, self.kept - before)
@@ -142,7 +181,7 @@ class Checkpoint:
         best = max([self.above, *self.done.values()], key=lambda p: p.deepest)
         out = {"format": FORMAT, "version": VERSION, "model": self.model,
                "options": self.options, "seconds": round(self.seconds, 3),
-               "split": {"depth": self.depth, "paths": self.paths},
+               "split": {"depth": self.depth, "paths": self.paths} if self.planned else None,
                "above": self.above.to_json(self.above is best),
                "done": {str(k): p.to_json(p is best) for k, p in sorted(self.done.items())},
                "pending": self.pending}
@@ -157,80 +196,73 @@ class Checkpoint:
 
     def save(self, path: str | os.PathLike) -> None:
         """Replace ``path`` atomically (see the module docstring); ``InputError`` if it cannot
-        be written."""
-        try:
-            self._save(path)
-        except OSError as exc:
-            raise InputError(f"cannot write the checkpoint: {exc.strerror or exc}",
-                             str(path)) from None
-
-    def _save(self, path: str | os.PathLike) -> None:
-        target = FsPath(path)
-        directory = target.parent if str(target.parent) else FsPath(".")
-        text = json.dumps(self.to_json(), separators=(",", ":"))
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(fd, "w") as fh:
-                fh.write(text)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-        try:
-            dfd = os.open(directory, os.O_RDONLY)
-        except OSError:
-            return
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
+        be written (the file there is then the previous checkpoint, untouched)."""
+        text.write_atomically(path, json.dumps(self.to_json(), separators=(",", ":")),
+                              "the checkpoint")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> "Checkpoint":
+        where = os.fspath(path)
         try:
-            data = json.loads(FsPath(path).read_text())
-        except OSError as exc:
-            raise InputError(f"cannot read the checkpoint: {exc.strerror or exc}", str(path))
-        except (ValueError, UnicodeDecodeError):
+            raw = text.read_bytes(path, "a checkpoint", limit=None, regular_only=True)
+        except InputError as exc:
+            raise InputError(f"cannot read the checkpoint: {exc.message}", where) from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise InputError("not a cpkit checkpoint (the file is not valid JSON; was it cut "
-                             "short or edited?)", str(path)) from None
+                             "short or edited?)", where) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InputError("not a cpkit checkpoint", str(path))
+            raise InputError("not a cpkit checkpoint", where)
         if data.get("version") != VERSION:
             raise InputError(f"checkpoint format version {data.get('version')} is not "
-                             f"supported (this cpkit reads version {VERSION})", str(path))
+                             f"supported (this cpkit reads version {VERSION})", where)
         try:
-            split = data["split"]
-            paths = [[int(v) for v in p] for p in split["paths"]]
+            return cls._from_json(data)
+        except _Corrupt as exc:
+            raise InputError(f"corrupt checkpoint ({exc})", where) from None
+
+    @classmethod
+    def _from_json(cls, data: dict[str, Any]) -> "Checkpoint":
+        """The checkpoint ``to_json`` wrote; ``_Corrupt`` saying what is wrong in the file's
+        own terms (a field missing or of the wrong kind, a figure out of range)."""
+        split = _field(data, "split", lambda v: v)             # null: not planned yet
+        if split is None:
+            paths, depth = None, 0
+        else:
+            paths = _field(split, "paths", lambda v: [[int(x) for x in p] for p in v],
+                           "split")
+            depth = _field(split, "depth", int, "split")
             if any(not 0 <= v < 2**31 for p in paths for v in p):
-                raise ValueError("a subproblem path holds a number out of range")
-            done = {int(k): Part.from_json(v) for k, v in data["done"].items()}
-            if any(not 0 <= k < len(paths) for k in done):
-                raise ValueError("a finished subproblem index is out of range")
-            kept = int(data.get("kept", 0))
-            shallow = [(int(k), [int(v) for v in s]) for k, s in data.get("shallow", [])]
-            solutions = {int(k): [[int(v) for v in s] for s in sols]
-                         for k, sols in data.get("solutions", {}).items()}
-            if kept < 0:
-                raise ValueError("a negative number of solutions kept")
-            if any(k not in done for k in solutions):
-                raise ValueError("solutions of a subproblem that is not finished")
-            for k, sols in solutions.items():
-                done[k].solutions = list(sols)
-            states = {int(k): base64.b64decode(v, validate=True)
-                      for k, v in data.get("states", {}).items()}
-            if any(k in done or not 0 <= k < len(paths) for k in states):
-                raise ValueError("the state of a subproblem that is finished or out of range")
-            return cls(dict(data["model"]), canonical_options(dict(data["options"])),
-                       int(split["depth"]), paths, Part.from_json(data["above"]), done,
-                       float(data.get("seconds", 0.0)), kept, shallow, solutions, states)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise InputError(f"corrupt checkpoint ({exc})", str(path)) from None
+                raise _Corrupt("a subproblem path holds a number out of range")
+        n_paths = len(paths or ())
+        done = _field(data, "done", lambda v: {int(k): Part.from_json(p) for k, p in v.items()})
+        if any(not 0 <= k < n_paths for k in done):
+            raise _Corrupt("a finished subproblem index is out of range")
+        kept = _field(data, "kept", int, required=False) or 0
+        shallow = _field(data, "shallow", lambda v: [(int(k), [int(x) for x in sol])
+                                                     for k, sol in v], required=False) or []
+        solutions = _field(data, "solutions", lambda v: {
+            int(k): [[int(x) for x in sol] for sol in sols] for k, sols in v.items()},
+            required=False) or {}
+        if kept < 0:
+            raise _Corrupt("a negative number of solutions kept")
+        if any(k not in done for k in solutions):
+            raise _Corrupt("solutions of a subproblem that is not finished")
+        for k, sols in solutions.items():
+            done[k].solutions = list(sols)
+        states = _field(data, "states", lambda v: {
+            int(k): base64.b64decode(b, validate=True) for k, b in v.items()},
+            required=False) or {}
+        if any(k in done or not 0 <= k < n_paths for k in states):
+            raise _Corrupt("the state of a subproblem that is finished or out of range")
+        seconds = _field(data, "seconds", float, required=False) or 0.0
+        if not seconds >= 0:
+            raise _Corrupt("a negative time")
+        return cls(_field(data, "model", dict),
+                   canonical_options(_field(data, "options", dict)), depth, paths,
+                   _field(data, "above", Part.from_json), done, seconds, kept, shallow,
+                   solutions, states)
 
     def check_matches(self, model: dict[str, Any], options: dict[str, Any],
                       path: str | os.PathLike, defaults: dict[str, Any] | None = None) -> None:
@@ -267,3 +299,63 @@ def _same(a: Any, b: Any) -> bool:
     """Equal as JSON values: ``True`` (a filter applied once) is not ``1`` (re-applied while a
     piece remains), as Python's ``==`` would have it."""
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+class Recorder:
+    """Where a run keeps its checkpoint: ``start`` writes it as the run starts (before the
+    split is planned, or as resumed), ``save`` every time after that (the plan made,
+    periodically, when the run stops).
+
+    Only the first write may end the run (``InputError``: nothing was searched yet).  Once the
+    search is under way a failed write (a full disk) must not throw away what was found:
+    ``save`` keeps the message in ``error`` and the run goes on (the file still holds the
+    last checkpoint written, or the one before: writes are atomic); a later write that
+    succeeds clears it.  The run's result says whether its last write failed
+    (``checkpoint_error``; ``cpkit`` prints it as a warning and exits with status 3)."""
+
+    def __init__(self, path: str | os.PathLike, checkpoint: Checkpoint):
+        self.path, self.checkpoint = path, checkpoint
+        self.error: str | None = None
+
+    def start(self) -> None:
+        self.checkpoint.save(self.path)
+
+    def save(self) -> None:
+        try:
+            self.checkpoint.save(self.path)
+        except InputError as exc:
+            self.error = str(exc)
+        else:
+            self.error = None
+
+
+class _Corrupt(ValueError):
+    """What is wrong with a checkpoint's content, in the file's terms."""
+
+
+def _field(data: Any, key: str, read, within: str = "", required: bool = True) -> Any:
+    """``read(data[key])``, or ``_Corrupt`` naming the field when it is missing (and
+    ``required``) or not what a checkpoint holds there.  Python's own messages (``'split'``,
+    ``invalid literal for int()``) told a user nothing."""
+    name = f"{within}.{key}" if within else key
+    if not isinstance(data, dict):
+        raise _Corrupt(f"'{within}' is not a JSON object")
+    if key not in data:
+        if required:
+            raise _Corrupt(f"the field '{name}' is missing")
+        return None
+    try:
+        return read(data[key])
+    except _Corrupt:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+        if type(exc) is ValueError and _OWN.match(str(exc)):
+            raise _Corrupt(str(exc)) from None
+        shown = json.dumps(data[key])
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise _Corrupt(f"the field '{name}' holds {shown}, not what a checkpoint writes "
+                       f"there") from None
+
+
+#: A ``ValueError`` message of cpkit's own (``Part.from_json``), shown as it is.
+_OWN = re.compile(r"a negative ")

@@ -31,6 +31,7 @@ from ..errors import InputError
 from ..models import reorient
 from ..models.tiling import Puzzle
 from ..result import Result, Stats
+from ..search import _dlx_kernel as dlx_kernel
 from ..search import hybrid, tiling
 from ..search.driver import drive
 from .dlx import SubproblemSink, worker_id
@@ -136,11 +137,20 @@ class HybridTree:
                         on_progress=report)
         return self._part(sink.counted, outcome.complete, outcome.seconds, sink.solutions, cpu)
 
-    def _children(self, path: Path) -> tuple[int, list[int], list[np.ndarray]]:
+    def _children(self, path: Path, in_subproblem: bool = False
+                  ) -> tuple[int, list[int], list[np.ndarray]]:
         """The fits made at the node ``path`` (its branching degree), the images of its
-        children that are open nodes, and the solutions among its children."""
+        children that are open nodes, and the solutions among its children.
+        ``in_subproblem``: ``path`` is below the switch node DLX stands at (a probe's), so
+        only FILA's part is replayed."""
         solutions: list[np.ndarray] = []
-        search = self._at(path, solutions.append)
+        if in_subproblem:
+            search = self.search
+            self._sink = solutions.append
+            if not search.restart_subproblem(np.asarray(path[search.switch:])):
+                self._at(path, solutions.append)         # raises the mismatch error
+        else:
+            search = self._at(path, solutions.append)
         search.stop_at(len(path) + 1)
         live: list[int] = []
         while True:
@@ -152,15 +162,49 @@ class HybridTree:
         degree = search.stats().fits_by_remaining[self.max_depth - len(path)]
         return int(degree), live, solutions
 
+    def _walk_dlx(self, path: Path, rand: list[float], depth: int
+                  ) -> Probe | tuple[list[int], list[int]]:
+        """DLX's part of a probe: one kernel call walks from ``path`` down to ``depth`` (at
+        most the switch), drawing each branch from ``rand`` as ``_children`` would; the
+        path reached and the degrees on the way, or the finished probe if the walk ended
+        (a solution, a dead end).  Listing the children level by level replays the path from
+        the root each time: a chain of 4,225 identical monominoes took minutes to probe."""
+        search = self.search
+        search.reset()
+        rows = np.searchsorted(self.search.image_ids, np.asarray(path, dtype=np.int64))
+        if len(path) and (np.any(rows >= len(search.image_ids)) or np.any(
+                search.image_ids[np.minimum(rows, len(search.image_ids) - 1)] != path)):
+            self._at(path, lambda ids: None)            # raises the mismatch error
+        status, level, degree = search.dlx.descend(rows.astype(np.int32), depth,
+                                                   np.asarray(rand, dtype=np.float64))
+        if status == dlx_kernel.DESCENT_MISMATCH:
+            self._at(path, lambda ids: None)
+        degrees = [int(d) for d in degree[len(path):level]]
+        placed = [int(i) for i in search.image_ids[search.dlx.placed_rows()]]
+        if status == dlx_kernel.DESCENT_SOLUTION:
+            return Probe(degrees, 0, int(self.accept(np.asarray(placed, dtype=np.int64))))
+        if status != dlx_kernel.DESCENT_READY or level < depth:
+            return Probe(degrees)
+        return placed, degrees
+
     def probe(self, path: Path, rand: list[float], stop_depth: int | None = None,
               cancel: Callable[[], bool] | None = None) -> Probe | None:
         cur = list(path)
         degrees: list[int] = []
         target = self.max_depth if stop_depth is None else max(stop_depth, len(path))
+        top = min(target, self.search.switch)
+        positioned = False      # DLX stands at the switch node of this branch
+        if len(cur) < top:
+            walked = self._walk_dlx(cur, rand, top)
+            if isinstance(walked, Probe):
+                return walked
+            cur, degrees = walked
+            positioned = len(cur) >= self.search.switch
         while len(cur) < target:
             if cancel is not None and cancel():
                 return None
-            degree, live, solutions = self._children(cur)
+            degree, live, solutions = self._children(cur, positioned)
+            positioned = len(cur) >= self.search.switch
             if degree == 0:
                 return Probe(degrees)           # a dead end: no branch taken here
             degrees.append(degree)

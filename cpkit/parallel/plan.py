@@ -133,7 +133,7 @@ def planning_budget(time_limit: float | None) -> float:
 
 
 def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = None,
-          enough: int | None = None) -> Frontier:
+          enough: int | None = None, seconds: float | None = None) -> Frontier:
     """The shallowest frontier with at least ``target`` open subproblems (or the deepest one
     that exists if the tree is too small).  With ``enough`` (a planned target, not one the user
     asked for), a frontier past ``MAX_OVERSHOOT`` gives way to the one above it if that holds
@@ -141,17 +141,26 @@ def split(tree, target: int, store: bool, cancel: Callable[[], bool] | None = No
     deeper search then stops at the first open node past ``MAX_OVERSHOOT``: searching the rest
     of a frontier that is thrown away was most of a hexomino parallelogram's planning (13 s of
     14).  When ``cancel()`` stops a frontier search, that unfinished frontier is returned
-    (``above.complete`` False): the run must not go on."""
+    (``above.complete`` False): the run must not go on.
+
+    Going deeper stops once ``seconds`` have passed (a deeper search then cut keeps the
+    frontier above it): each depth is searched from the root, and a tree that does not
+    branch for thousands of levels (4,225 identical monominoes: one fit a level) never met
+    its target and took minutes to plan."""
     depth = 1
     frontier = tree.frontier(depth, store, cancel)
+    planned = deadline(seconds)
+    stop = deadline(None, lambda: (cancel is not None and cancel()) or planned())
     while len(frontier.paths) < target and frontier.paths and depth < tree.max_depth \
-            and frontier.above.complete:
+            and frontier.above.complete and not planned():
         depth += 1
         cap = MAX_OVERSHOOT if enough is not None and len(frontier.paths) >= enough else None
-        deeper = tree.frontier(depth, store, cancel, max_paths=cap)
+        deeper = tree.frontier(depth, store, stop, max_paths=cap)
         if not deeper.paths and deeper.above.complete:
             break
         if cap is not None and len(deeper.paths) > cap:
+            break
+        if not deeper.above.complete and planned() and not (cancel is not None and cancel()):
             break
         frontier = deeper
     return frontier

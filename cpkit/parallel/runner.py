@@ -20,8 +20,9 @@ from typing import Any, Callable
 
 from ..errors import EngineUnavailable, InputError
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
+from ..search.driver import RunClock, SetupStopped, setting_up
 from . import backends, plan, splitter
-from .checkpoint import Checkpoint, check_writable
+from .checkpoint import Checkpoint, Recorder, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
 from .progress import PlanLine, Progress, SearchLine, SolverLine
 from .protocol import Frontier, Part
@@ -196,11 +197,23 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         return in_sequence()
 
     with StopSignals() as signals:      # a Ctrl-C while preparing still gets a report
+        clock = RunClock(time_limit, signals.stopped)
         job = Job(family, name, model, options)
-        tree = prepared_tree(job)
+        coordinator = Coordinator(job, n_workers, client, scheduler, limit, time_limit,
+                                  count_only, on_solution, checkpoint, resume, checkpoint_every,
+                                  progress, source, subproblems, clock, max_stored)
+        coordinator.open_checkpoint()
+        try:
+            with setting_up(clock):
+                tree = coordinator.tree = prepared_tree(job)
+        except SetupStopped as stop:
+            unique = options.get("unique", "raw" if family == "exact_cover" else "rotation")
+            return Result.unsearched(family, name, unique, stop.reason,
+                                     prep_seconds=clock.spent(), jit_seconds=clock.compiled(),
+                                     options={}, name=getattr(model, "name", ""),
+                                     subproblems=0, subproblems_done=0)
         if tree.proof is not None:
             return tree.proof
-        clock = RunClock(time_limit, signals.stopped)
         small = False
         if workers is None and not distributed and not durable and not signals.raised:
             probes = getattr(tree, "size_probes", 200)
@@ -214,41 +227,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             return result
         if small:
             return _in_process(tree, limit, clock.left(), count_only, on_solution, max_stored)
-        return Coordinator(job, tree, n_workers, client, scheduler, limit, time_limit,
-                           count_only, on_solution, checkpoint, resume, checkpoint_every,
-                           progress, source, subproblems, clock, max_stored).run(signals)
-
-
-class RunClock:
-    """The time limit of a run that may split: it counts from the end of preparation (the
-    engine compiled, the tree built) and covers planning, the split and the subproblems, so
-    that ``--time-limit 10`` ends a run about ten seconds later whatever the planning costs
-    (its tree-size walks can be slow: a 16 x 16 board shaved at every node).  Waiting for
-    the workers to start is start-up, as the compilation is, and is not counted."""
-
-    def __init__(self, time_limit: float | None, stopped: Callable[[], bool]):
-        self.time_limit, self.stopped = time_limit, stopped
-        self.began = time.perf_counter()
-        self.paused = 0.0
-
-    def left(self) -> float | None:
-        """Seconds of the limit left (never below 0), None without a limit."""
-        if self.time_limit is None:
-            return None
-        spent = time.perf_counter() - self.began - self.paused
-        return max(0.0, self.time_limit - spent)
-
-    def over(self) -> bool:
-        """A ``cancel`` for planning and the split: a Ctrl-C or SIGTERM, or the limit spent."""
-        return self.stopped() or self.left() == 0.0
-
-    def start_up(self, wait: Callable[[], Any]) -> Any:
-        """``wait()``, not counted against the limit."""
-        began = time.perf_counter()
-        try:
-            return wait()
-        finally:
-            self.paused += time.perf_counter() - began
+        return coordinator.run(signals)
 
 
 def search_line(model: Any, family: str, engine: str,
@@ -343,10 +322,10 @@ class InOrder:
 
 
 class Coordinator:
-    def __init__(self, job: Job, tree, workers: int, client, scheduler, limit, time_limit,
+    def __init__(self, job: Job, workers: int, client, scheduler, limit, time_limit,
                  count_only, on_solution, checkpoint, resume, checkpoint_every, progress,
                  source, subproblems, clock: RunClock, max_stored=None):
-        self.job, self.tree, self.workers = job, tree, workers
+        self.job, self.tree, self.workers = job, None, workers      # the tree: ``run`` sets it
         self.clock = clock
         self.client, self.scheduler = client, scheduler
         self.limit, self.time_limit = limit, time_limit
@@ -358,7 +337,10 @@ class Coordinator:
         self.show_progress = progress
         self.source = source
         self.subproblems = subproblems
-        self._resumed: Checkpoint | None = None
+        self.ck: Checkpoint | None = None        # what the run records (``open_checkpoint``)
+        self.recorder: Recorder | None = None    # where it writes it (``--checkpoint``)
+        self._resumed_split = False              # the split comes from the resumed file
+        self._previous_seconds = 0.0             # search time of the runs resumed
         self._planning = PlanLine(False)         # drawn while a run plans (``_run``)
 
     def _recorded_options(self) -> dict[str, Any]:
@@ -378,25 +360,46 @@ class Coordinator:
             return backends.InlineBackend(signals.stopped)
         return backends.LocalBackend(self.workers)
 
-    def _split(self, workers: int, signals: StopSignals
-               ) -> tuple[Frontier, Checkpoint | None, float]:
+    def open_checkpoint(self) -> None:
+        """Read and check the checkpoint being resumed (before any worker starts, so a refused
+        file costs no start-up) and write the run's own checkpoint at once: a run killed while
+        it prepares or plans (seconds on a large board) leaves a file to resume from.  Before
+        the plan it holds no split; resuming it plans again."""
+        resumed = self._load_resumed()
+        if resumed is not None:
+            self.ck = resumed
+            self._resumed_split = resumed.planned
+            self._previous_seconds = resumed.seconds
+        elif self.checkpoint_file is not None:
+            self.ck = Checkpoint.unplanned(self.source, self._recorded_options(), self._kept())
+        if self.checkpoint_file is not None:
+            self.recorder = Recorder(self.checkpoint_file, self.ck)
+            self.recorder.start()
+
+    def _save(self) -> None:
+        if self.recorder is not None:
+            self.recorder.save()
+
+    def _split(self, workers: int, signals: StopSignals) -> tuple[Frontier, float]:
         """The subproblems: from the checkpoint being resumed, or a fresh split, and the
         seconds its frontier searches took.  A Ctrl-C or the time limit (``RunClock``) leaves
-        the split unfinished; no checkpoint is started from that."""
-        if self._resumed is not None:
-            return self._resumed.frontier(), self._resumed, 0.0
+        the split unfinished: the checkpoint stays as it was (an unfinished frontier would
+        resume into a wrong count); a finished one goes into it at once."""
+        if self._resumed_split:
+            return self.ck.frontier(), 0.0
         budget = plan.planning_budget(self.time_limit)
         target = self.subproblems or plan.subproblem_target(
             self.tree, workers, seconds=budget, cancel=self._watch("estimating the tree"))[0]
         began = time.time()
         enough = None if self.subproblems else plan.MIN_PER_WORKER * workers
         frontier = plan.split(self.tree, target, self.store,
-                              self._watch("splitting the tree into subproblems"), enough)
-        ck = None
-        if self.checkpoint_file is not None and frontier.above.complete:
-            ck = Checkpoint.start(self.source, self._recorded_options(), frontier,
-                                  self._kept())
-        return frontier, ck, time.time() - began
+                              self._watch("splitting the tree into subproblems"), enough,
+                              seconds=plan.WALK_CUTOFF * budget)
+        if self.ck is not None and frontier.above.complete:
+            self.ck.plan(frontier)
+            self.ck.seconds = self._previous_seconds + frontier.above.seconds
+            self._save()
+        return frontier, time.time() - began
 
     def _cap(self) -> int | None:
         """How many solutions the run hands out at most (None: all)."""
@@ -424,7 +427,6 @@ class Coordinator:
         return ck
 
     def run(self, signals: StopSignals) -> Result:
-        self._resumed = self._load_resumed()
         backend = self._backend(signals)
         try:
             self.clock.start_up(lambda: backend.start(self.job))
@@ -456,12 +458,12 @@ class Coordinator:
         # as the run goes: those wait for every subproblem before them, so the first ones go
         # first.
         split_start = time.perf_counter()
-        frontier, ck, searched = self._split(backend.workers, signals)
+        frontier, searched = self._split(backend.workers, signals)
         if not frontier.above.complete:         # a Ctrl-C or the time limit during the split
             reason = INTERRUPTED if signals.raised else TIME_LIMIT
             return self._merge(frontier, {}, {}, reason, searched, searched,
-                               {"plan_seconds": time.perf_counter() - split_start}, backend,
-                               ck)
+                               {"plan_seconds": time.perf_counter() - split_start}, backend)
+        ck = self.ck
         done: dict[int, Part] = dict(ck.done) if ck is not None else {}
         pending = [k for k in range(len(frontier.paths)) if k not in done]
         sizes = [1.0] * len(frontier.paths)
@@ -483,11 +485,9 @@ class Coordinator:
         plan_seconds = time.perf_counter() - split_start
         self._planning.clear()
         # The frontier search is part of the search; the rest of the planning is start-up.
-        split_seconds = frontier.above.seconds if ck is None or self.resume_file is None else 0.0
+        split_seconds = 0.0 if self._resumed_split else frontier.above.seconds
         # A resumed run without --checkpoint reads the file and never writes it.
-        saving = ck is not None and self.checkpoint_file is not None
-        if saving:
-            ck.save(self.checkpoint_file)
+        saving = self.recorder is not None
         started = self.clock.start_up(backend.ready)
 
         start = time.perf_counter()
@@ -521,8 +521,8 @@ class Coordinator:
             now = time.perf_counter()
             if saving and now - last_save[0] >= self.checkpoint_every:
                 ck.states.update((k, s) for k, s in backend.states().items() if k not in done)
-                ck.seconds = self._previous(ck) + split_seconds + (now - start)
-                ck.save(self.checkpoint_file)
+                ck.seconds = self._previous_seconds + split_seconds + (now - start)
+                self._save()
                 last_save[0] = now
             self._draw(bar, frontier, done, backend, earlier, restored)
 
@@ -563,14 +563,15 @@ class Coordinator:
             self._draw(bar, frontier, done, backend, earlier, restored, force=True)
             bar.close()
             if saving:
-                ck.seconds = self._previous(ck) + split_seconds + (time.perf_counter() - start)
-                ck.save(self.checkpoint_file)
+                ck.seconds = self._previous_seconds + split_seconds + \
+                    (time.perf_counter() - start)
+                self._save()
         if signals.raised:
             reason = INTERRUPTED
         seconds = split_seconds + (time.perf_counter() - start)
         started["plan_seconds"] = plan_seconds
         return self._merge(frontier, done, partial, reason, seconds, split_seconds, started,
-                           backend, ck, in_order)
+                           backend, in_order)
 
     @staticmethod
     def _draw(bar: Progress, frontier: Frontier, done: dict[int, Part], backend,
@@ -594,11 +595,6 @@ class Coordinator:
                    deepest=max([p.deepest for p in finished] +
                                [f["deepest"] for f in running.values()]),
                    earlier_nodes=before, force=force)
-
-    def _previous(self, ck: Checkpoint) -> float:
-        if not hasattr(self, "_resumed_seconds"):
-            self._resumed_seconds = ck.seconds if self.resume_file is not None else 0.0
-        return self._resumed_seconds
 
     def _why_partial(self, partial: dict[int, Part]) -> str:
         """A subproblem came back unfinished though nobody asked: a limit, the deadline, or a
@@ -627,7 +623,7 @@ class Coordinator:
         return total >= self.limit
 
     def _merge(self, frontier: Frontier, done, partial, reason, seconds, split_seconds, started,
-               backend, ck, in_order: InOrder | None = None) -> Result:
+               backend, in_order: InOrder | None = None) -> Result:
         """The run's result from its parts; its solutions are those ``in_order`` did not hand
         out during the run."""
         total = Part()
@@ -658,9 +654,8 @@ class Coordinator:
         per_worker: dict[str, float] = {}
         for part in parts.values():
             per_worker[part.worker] = per_worker.get(part.worker, 0.0) + part.cpu_seconds
-        previous = self._previous(ck) if ck is not None else 0.0
         result = self.tree.result(total, complete=complete, stop_reason=reason,
-                                  seconds=previous + seconds,
+                                  seconds=self._previous_seconds + seconds,
                                   jit_seconds=started.get("jit_seconds", 0.0),
                                   solutions=solutions)
         result.stats.extra.update({
@@ -673,6 +668,8 @@ class Coordinator:
                                           max(per_worker.values(), default=0.0), 6),
             "plan_seconds": round(started["plan_seconds"], 6),
             "startup_seconds": round(started.get("startup_seconds", 0.0), 6)})
+        if self.recorder is not None and self.recorder.error:
+            result.stats.extra["checkpoint_error"] = self.recorder.error
         return _emit(result, self.on_solution)
 
 

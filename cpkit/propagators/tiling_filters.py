@@ -22,7 +22,9 @@ fixed point.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from numba import njit
@@ -66,20 +68,141 @@ def image_parities(puzzle: Puzzle) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------- state tables
+class TableTooLarge(InputError):
+    """The full state table of a trigger or re-applied filter would exceed ``MAX_TABLE``."""
+
+
+@dataclass(frozen=True)
+class StateSpace:
+    """The remaining-piece states of one kind (volume: piece sizes; parity: signed parity
+    magnitudes) and the sums each can reach.
+
+    Shapes are grouped into *classes* by value (``distinct``; value 0 enters no class, e.g. a
+    parity-0 piece); a state is how many pieces of each class remain, numbered in mixed radix.
+    ``row(counts)`` gives the reachable sums of one state as a Python integer used as a bit
+    set (bit ``v + offset``), by doubling shifts: O(log count) big-integer operations per class,
+    so 10,000 identical monominoes cost microseconds where a table of every state cost
+    minutes.  The one-shot filters and the parity proof need a few rows; only the DLX triggers
+    and re-applied filters, which follow the state during the search, need the whole ``table``.
+    """
+
+    signed: bool                # parity: each piece adds +value or -value
+    shape_class: np.ndarray     # class of each shape, -1 for none
+    distinct: tuple[int, ...]   # value of each class
+    ccount: tuple[int, ...]     # pieces of each class
+    n_values: int
+    offset: int
+
+    @classmethod
+    def of(cls, values: list[int], counts: list[int], signed: bool,
+           n_values: int | None = None) -> "StateSpace":
+        distinct = sorted({v for v in values if v != 0})
+        where = {v: k for k, v in enumerate(distinct)}
+        shape_class = np.array([where.get(v, -1) for v in values], dtype=np.int64)
+        ccount = [0] * len(distinct)
+        for v, c in zip(values, counts):
+            if v != 0:
+                ccount[where[v]] += c
+        offset = sum(v * c for v, c in zip(distinct, ccount)) if signed else 0
+        width = 2 * offset + 1 if signed else n_values
+        return cls(signed, shape_class, tuple(distinct), tuple(ccount), width, offset)
+
+    @property
+    def radix(self) -> np.ndarray:
+        radix = np.ones(len(self.ccount), dtype=np.int64)
+        for k in range(1, len(self.ccount)):
+            radix[k] = radix[k - 1] * (self.ccount[k - 1] + 1)
+        return radix
+
+    @property
+    def n_states(self) -> int:
+        return math.prod(c + 1 for c in self.ccount)
+
+    @property
+    def entries(self) -> int:
+        """The size of the whole table (states x values)."""
+        return self.n_states * self.n_values
+
+    @property
+    def initial(self) -> int:
+        return int(sum(r * c for r, c in zip(self.radix, self.ccount)))
+
+    def row(self, counts: tuple[int, ...] | list[int]) -> int:
+        """The sums reachable with ``counts[k]`` pieces of class ``k``, as a bit set."""
+        mask = (1 << self.n_values) - 1
+        bits = 1 << self.offset
+        for value, count in zip(self.distinct, counts):
+            if self.signed:
+                # c signed copies of m: -cm, -cm + 2m, ..., cm.
+                bits = _or_shifts(bits, 2 * value, count) >> (value * count)
+            else:
+                bits = _or_shifts(bits, value, count) & mask
+        return bits & mask
+
+    def row_without(self, cls_index: int) -> int:
+        """The reachable sums once one piece of class ``cls_index`` is placed."""
+        counts = list(self.ccount)
+        counts[cls_index] -= 1
+        return self.row(counts)
+
+    def can(self, bits: int, value: int) -> bool:
+        v = value + self.offset
+        return 0 <= v < self.n_values and bool(bits >> v & 1)
+
+    def table(self) -> np.ndarray:
+        """uint8[n_states, n_values]: ``achievable[state, v + offset]``, built class by class
+        (each digit from the one below it by one shift), O(states x values) in all;
+        ``TableTooLarge`` past ``MAX_TABLE`` entries."""
+        if self.entries > MAX_TABLE:
+            raise TableTooLarge(f"its table would hold {self.entries:,} entries (at most "
+                                f"{MAX_TABLE:,})")
+        dims = [c + 1 for c in reversed(self.ccount)]       # class 0's digit varies fastest
+        table = np.zeros(dims + [self.n_values], dtype=bool)
+        table[(0,) * len(dims) + (self.offset,)] = True
+        for k, (value, count) in enumerate(zip(self.distinct, self.ccount)):
+            axis = len(dims) - 1 - k
+            lower = (slice(None),) * (len(dims) - 1 - axis)   # classes below k: all done
+            higher = (0,) * axis                              # classes above k: none yet
+            for d in range(1, count + 1):
+                prev = table[higher + (d - 1,) + lower]
+                cur = table[higher + (d,) + lower]
+                if self.signed:
+                    cur[..., value:] |= prev[..., :-value]
+                    cur[..., :-value] |= prev[..., value:]
+                elif value < self.n_values:
+                    cur[...] = prev
+                    cur[..., value:] |= prev[..., :-value]
+                else:
+                    cur[...] = prev
+        return table.reshape(self.n_states, self.n_values).astype(np.uint8)
+
+
+def _or_shifts(bits: int, step: int, count: int) -> int:
+    """``bits << step * j`` or-ed over j = 0..count, in O(log count) shifts."""
+    acc, span = bits, 1                 # acc holds j = 0 .. span - 1
+    while 2 * span <= count + 1:
+        acc |= acc << (step * span)
+        span *= 2
+    if span < count + 1:
+        acc |= acc << (step * (count + 1 - span))
+    return acc
+
+
 @dataclass(frozen=True)
 class StateTable:
-    """Remaining-piece states of one kind (volume or parity) and what each can achieve.
-
-    ``shape_class[s]`` is the class of shape ``s`` (-1: does not enter this table, e.g. a parity-0
-    piece); ``radix[k]`` the weight of class ``k`` in the state number; ``initial`` the state with
-    every piece remaining; ``achievable[state, value + offset]``.
-    """
+    """The whole table of a ``StateSpace``, for the DLX kernel: ``achievable[state, value +
+    offset]``; ``shape_class[s]`` the class of shape ``s`` (-1: none), ``radix[k]`` the weight
+    of class ``k`` in the state number, ``initial`` the state with every piece remaining."""
 
     shape_class: np.ndarray
     radix: np.ndarray
     initial: int
     achievable: np.ndarray      # uint8[n_states, n_values]
     offset: int
+
+    @classmethod
+    def of(cls, space: StateSpace) -> "StateTable":
+        return cls(space.shape_class, space.radix, space.initial, space.table(), space.offset)
 
     def delta_of_shape(self) -> np.ndarray:
         """How much placing a piece of each shape lowers the state number."""
@@ -93,49 +216,21 @@ class StateTable:
         return 0 <= v < self.achievable.shape[1] and bool(self.achievable[state, v])
 
 
-def _classes(values: list[int], counts: list[int]) -> tuple[np.ndarray, list[int], list[int]]:
-    """Group shapes by value (ignoring value 0): class of each shape, class values, class counts."""
-    distinct = sorted({v for v in values if v != 0})
-    cls = np.array([distinct.index(v) if v != 0 else -1 for v in values], dtype=np.int64)
-    ccount = [sum(c for v, c in zip(values, counts) if v == d) for d in distinct]
-    return cls, distinct, ccount
+def volume_space(puzzle: Puzzle) -> StateSpace:
+    """Subset sums of piece sizes, up to the number of free cells."""
+    return StateSpace.of([s.size for s in puzzle.shapes], [s.count for s in puzzle.shapes],
+                         signed=False, n_values=puzzle.n_cells + 1)
 
 
-def _mixed_radix(ccount: list[int]) -> tuple[np.ndarray, int]:
-    radix = np.ones(len(ccount), dtype=np.int64)
-    for k in range(1, len(ccount)):
-        radix[k] = radix[k - 1] * (ccount[k - 1] + 1)
-    n_states = int(np.prod([c + 1 for c in ccount])) if ccount else 1
-    return radix, n_states
-
-
-def _digits(state: int, radix: np.ndarray, ccount: list[int]) -> list[int]:
-    return [(state // int(radix[k])) % (ccount[k] + 1) for k in range(len(ccount))]
+def parity_space(puzzle: Puzzle) -> StateSpace:
+    """Signed sums of piece parity magnitudes."""
+    return StateSpace.of(parity_magnitudes(puzzle), [s.count for s in puzzle.shapes],
+                         signed=True)
 
 
 def volume_table(puzzle: Puzzle) -> StateTable:
     """achievable[state, v]: some sub-multiset of the remaining pieces has total size v."""
-    sizes = [s.size for s in puzzle.shapes]
-    counts = [s.count for s in puzzle.shapes]
-    cls, distinct, ccount = _classes(sizes, counts)
-    radix, n_states = _mixed_radix(ccount)
-    n_values = puzzle.n_cells + 1
-    if n_states * n_values > MAX_TABLE:
-        raise InputError(f"too many distinct piece sizes for volume tables "
-                         f"({n_states:,} states); switch the volume filter and trigger off")
-    table = np.zeros((n_states, n_values), dtype=np.uint8)
-    for state in range(n_states):
-        reach = np.zeros(n_values, dtype=bool)
-        reach[0] = True
-        for size, n in zip(distinct, _digits(state, radix, ccount)):
-            for _ in range(n):
-                if size < n_values:
-                    shifted = np.zeros(n_values, dtype=bool)
-                    shifted[size:] = reach[:-size]
-                    reach |= shifted
-        table[state] = reach
-    initial = int(sum(radix[k] * ccount[k] for k in range(len(ccount))))
-    return StateTable(cls, radix, initial, table, 0)
+    return StateTable.of(volume_space(puzzle))
 
 
 def parity_magnitudes(puzzle: Puzzle) -> list[int]:
@@ -151,28 +246,7 @@ def parity_magnitudes(puzzle: Puzzle) -> list[int]:
 def parity_table(puzzle: Puzzle) -> StateTable:
     """achievable[state, p + offset]: the remaining non-zero-parity pieces can be signed to sum
     to p."""
-    mags = parity_magnitudes(puzzle)
-    counts = [s.count for s in puzzle.shapes]
-    cls, distinct, ccount = _classes(mags, counts)
-    radix, n_states = _mixed_radix(ccount)
-    offset = int(sum(m * c for m, c in zip(mags, counts)))
-    n_values = 2 * offset + 1
-    if n_states * n_values > MAX_TABLE:
-        raise InputError(f"too many distinct piece parities for parity tables "
-                         f"({n_states:,} states); switch the parity filter and trigger off")
-    table = np.zeros((n_states, n_values), dtype=np.uint8)
-    for state in range(n_states):
-        reach = np.zeros(n_values, dtype=bool)
-        reach[offset] = True
-        for m, n in zip(distinct, _digits(state, radix, ccount)):
-            for _ in range(n):
-                nxt = np.zeros(n_values, dtype=bool)
-                nxt[m:] |= reach[:-m]
-                nxt[:-m] |= reach[m:]
-                reach = nxt
-        table[state] = reach
-    initial = int(sum(radix[k] * ccount[k] for k in range(len(ccount))))
-    return StateTable(cls, radix, initial, table, offset)
+    return StateTable.of(parity_space(puzzle))
 
 
 def region_parity(puzzle: Puzzle) -> int:
@@ -181,8 +255,8 @@ def region_parity(puzzle: Puzzle) -> int:
 
 def parity_infeasible(puzzle: Puzzle) -> bool:
     """True when no choice of orientations can give the region's parity: no solution exists."""
-    table = parity_table(puzzle)
-    return not table.can(table.initial, region_parity(puzzle))
+    space = parity_space(puzzle)
+    return not space.can(space.row(space.ccount), region_parity(puzzle))
 
 
 # ---------------------------------------------------------------------- flood fill (numba)
@@ -222,8 +296,8 @@ def volumes_ok(open_cell, nb_ptr, nb_idx, achievable_row, stack, seen):
 
 
 @njit(cache=True)
-def _volume_filter_kernel(keep, cell_ptr, cell_idx, shape_of, vdelta, state0, achievable,
-                          nb_ptr, nb_idx, n_cells):
+def _volume_filter_kernel(keep, cell_ptr, cell_idx, shape_of, row_of_shape, rows, nb_ptr,
+                          nb_idx, n_cells):
     open_cell = np.ones(n_cells, dtype=np.uint8)
     stack = np.zeros(n_cells, dtype=np.int32)
     seen = np.zeros(n_cells, dtype=np.uint8)
@@ -233,8 +307,8 @@ def _volume_filter_kernel(keep, cell_ptr, cell_idx, shape_of, vdelta, state0, ac
             continue
         for k in range(cell_ptr[i], cell_ptr[i + 1]):
             open_cell[cell_idx[k]] = 0
-        state = state0 - vdelta[shape_of[i]]
-        if not volumes_ok(open_cell, nb_ptr, nb_idx, achievable[state], stack, seen):
+        if not volumes_ok(open_cell, nb_ptr, nb_idx, rows[row_of_shape[shape_of[i]]], stack,
+                          seen):
             keep[i] = False
             removed += 1
         for k in range(cell_ptr[i], cell_ptr[i + 1]):
@@ -245,34 +319,55 @@ def _volume_filter_kernel(keep, cell_ptr, cell_idx, shape_of, vdelta, state0, ac
 def volume_filter(puzzle: Puzzle, keep: np.ndarray) -> int:
     """One-shot volume image filter: drop (in ``keep``) every image whose placement leaves an
     open region whose volume no sub-multiset of the other pieces can fill.  Returns how many
-    images it removed."""
-    table = volume_table(puzzle)
-    nb_ptr, nb_idx = neighbour_csr(puzzle)
+    images it removed.  Only the states after one placement are needed: one row per piece
+    size."""
+    space = volume_space(puzzle)
+    rows = np.zeros((max(len(space.distinct), 1), space.n_values), dtype=np.uint8)
+    useful = np.zeros(len(space.distinct), dtype=bool)
+    for k, size in enumerate(space.distinct):
+        bits = space.row_without(k)
+        rows[k] = _bits_to_row(bits, space.n_values)
+        # Every volume the other pieces could face reachable (monominoes, or a piece of each
+        # size up to a point): no image of this size can fail, so none is flood-filled.
+        useful[k] = bits != (1 << max(puzzle.n_cells - size + 1, 0)) - 1
     img = puzzle.images
-    return int(_volume_filter_kernel(keep, img.cell_ptr, img.cell_idx, img.shape,
-                                     table.delta_of_shape(), table.initial, table.achievable,
-                                     nb_ptr, nb_idx, puzzle.n_cells))
+    tested = keep & useful[space.shape_class[img.shape]]
+    if not tested.any():
+        return 0
+    nb_ptr, nb_idx = neighbour_csr(puzzle)
+    before = int(tested.sum())
+    _volume_filter_kernel(tested, img.cell_ptr, img.cell_idx, img.shape, space.shape_class,
+                          rows, nb_ptr, nb_idx, puzzle.n_cells)
+    removed = before - int(tested.sum())
+    keep &= tested | ~useful[space.shape_class[img.shape]]
+    return removed
+
+
+def _bits_to_row(bits: int, width: int) -> np.ndarray:
+    """A bit set (Python integer, bit v = value v) as uint8[width]."""
+    raw = np.frombuffer(bits.to_bytes((width + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, bitorder="little")[:width].copy()
 
 
 def parity_filter(puzzle: Puzzle, keep: np.ndarray) -> int:
     """One-shot parity image filter: for each piece with non-zero parity and each sign, drop its
     images of that sign if the other pieces could not then reach the remaining parity."""
-    table = parity_table(puzzle)
+    space = parity_space(puzzle)
     par = image_parities(puzzle)
     target = region_parity(puzzle)
-    delta = table.delta_of_shape()
     shape_of = puzzle.images.shape
     removed = 0
     for s in range(len(puzzle.shapes)):
-        if delta[s] == 0:
+        k = int(space.shape_class[s])
+        if k < 0:
             continue
-        state = table.initial - int(delta[s])
+        bits = space.row_without(k)
         for sign in (1, -1):
             sel = keep & (shape_of == s) & (np.sign(par) == sign)
             if not sel.any():
                 continue
             p = int(par[np.flatnonzero(sel)[0]])
-            if not table.can(state, target - p):
+            if not space.can(bits, target - p):
                 keep[sel] = False
                 removed += int(sel.sum())
     return removed
@@ -371,9 +466,10 @@ def images_of_cells(puzzle: Puzzle) -> tuple[np.ndarray, np.ndarray]:
     return np.cumsum(ptr), owner[order]
 
 
-def fit_filter(puzzle: Puzzle, keep: np.ndarray, max_passes: int | None = None) -> tuple[int, int]:
-    """Fit filter, repeated until nothing changes (or ``max_passes``).
-    Returns (removed, passes)."""
+def fit_filter(puzzle: Puzzle, keep: np.ndarray, max_passes: int | None = None,
+               between: Callable[[], None] = lambda: None) -> tuple[int, int]:
+    """Fit filter, repeated until nothing changes (or ``max_passes``); ``between`` is called
+    before each pass (it may raise to end the set-up).  Returns (removed, passes)."""
     img = puzzle.images
     masks = image_masks(puzzle)
     cptr, cimg = images_of_cells(puzzle)
@@ -381,6 +477,7 @@ def fit_filter(puzzle: Puzzle, keep: np.ndarray, max_passes: int | None = None) 
     total = 0
     passes = 0
     while max_passes is None or passes < max_passes:
+        between()
         passes += 1
         removed = int(_fit_pass(keep, masks, img.cell_ptr, img.cell_idx, cptr, cimg, img.shape,
                                 need, puzzle.n_cells, len(puzzle.shapes)))

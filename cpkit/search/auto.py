@@ -17,8 +17,13 @@ from ..models import reorient
 from ..models.tiling import Puzzle, Tiling
 from ..result import Result
 from . import autoconfig, tiling
+from .driver import InterruptFlag, RunClock, SetupStopped, check_setup, setting_up
 
 ORIENTATIONS = ("auto", "file")
+#: Puzzles of more pieces are searched as drawn with the default configuration: the choice's
+#: random DLX descents go through every level above the switch, and its turned copies rebuild
+#: every piece (10,000 identical monominoes: 11.7 s of choosing for a search of one solution).
+CHOOSE_MAX_PIECES = 256
 
 
 def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | None = None,
@@ -29,7 +34,8 @@ def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | No
     if orientation not in ORIENTATIONS:
         raise InputError(f"orientation must be one of {', '.join(ORIENTATIONS)}, got "
                          f"{orientation!r}")
-    if orientation == "file" or heuristic is not None or fila_at is not None:
+    if orientation == "file" or heuristic is not None or fila_at is not None or \
+            puzzle.n_pieces > CHOOSE_MAX_PIECES:
         return None
     return autoconfig.choose(puzzle, front_options, nof)
 
@@ -46,10 +52,30 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, orientation: str 
                          parity_filter=parity_filter, fit_filter=fit_filter)
     front_options.update({k: engine_options[k] for k in ("parity_trigger", "volume_trigger")
                           if engine_options.get(k) is not None})
-    choice = choice_for(puzzle, orientation=orientation,
-                        heuristic=engine_options.get("heuristic"),
-                        fila_at=engine_options.get("fila_at"), nof=engine_options.get("nof"),
-                        **front_options)
+    # The choice is set-up: it counts in the time limit and stops on Ctrl-C or SIGTERM.
+    with InterruptFlag() as interrupt:
+        clock = RunClock(time_limit, lambda: interrupt.raised)
+        try:
+            with setting_up(clock):
+                choice = choice_for(puzzle, orientation=orientation,
+                                    heuristic=engine_options.get("heuristic"),
+                                    fila_at=engine_options.get("fila_at"),
+                                    nof=engine_options.get("nof"), **front_options)
+                check_setup()
+        except SetupStopped as stop:
+            return Result.unsearched("tiling", "auto", unique, stop.reason,
+                                     prep_seconds=clock.spent(), jit_seconds=clock.compiled(),
+                                     options=front_options, name=puzzle.name)
+        return _solve(puzzle, engine_fn, choice, orientation, unique, front_options,
+                      limit, clock.left(), count_only, on_solution, engine_options)
+
+
+def _solve(puzzle: Puzzle, engine_fn: Callable[..., Result], choice: autoconfig.Choice | None,
+           orientation: str, unique: str, front_options: dict[str, Any], limit: int | None,
+           time_limit: float | None, count_only: bool,
+           on_solution: Callable[[Tiling], None] | None, engine_options: dict[str, Any]
+           ) -> Result:
+    """The search ``choice`` configures (None: the puzzle as drawn, the options as given)."""
     if choice is None:
         return tiling.solve(puzzle, engine_fn, engine_name="auto", limit=limit,
                             time_limit=time_limit, count_only=count_only,

@@ -49,6 +49,7 @@ from ..models.symmetry import piece_choices
 from ..models.tiling import Puzzle
 from . import _dlx_kernel as dlx_kernel
 from . import cost_model, fila, fila_probe, hybrid, jit, tiling
+from .driver import check_setup
 from .heuristics import parse_schedule
 
 #: Nodes kept per level by an estimate of one subproblem (``fila_probe.Sampler``); more when
@@ -240,6 +241,7 @@ class Prober:
         rng = np.random.default_rng(SEED)
         paths, weights, above = [], [], np.zeros(depth)
         for i in range(max(draws, 1)):
+            check_setup()
             rand = rng.random(dlx.depth + 1)
             rand[0] = (i + 0.5) / max(draws, 1)         # the first level evenly covered
             search.reset()
@@ -268,6 +270,7 @@ class Prober:
                 drawn.search.plan = plan
                 problems = []
                 for path in drawn.paths:
+                    check_setup()
                     drawn.search.reset()
                     drawn.search.dlx.descend(path)
                     problems.append(drawn.search.subproblem())

@@ -147,9 +147,13 @@ def enumerate_cover(cover: ExactCover, *, limit: int | None, time_limit: float |
 
 
 def solve_cover(cover: ExactCover, *, limit: int | None = None, time_limit: float | None = None,
-                count_only: bool = False, on_progress: Progress | None = None) -> Result:
+                count_only: bool = False,
+                on_solution: Callable[[list[int]], None] | None = None,
+                on_progress: Progress | None = None) -> Result:
+    """As ``cpkit.search.dlx.solve_cover``: ``on_solution`` gets each cover as it is found."""
+    on_rows = None if on_solution is None else (lambda rows: on_solution(sorted(rows)))
     found, count, reason, seconds, branches = enumerate_cover(
-        cover, limit=limit, time_limit=time_limit, store=not count_only,
+        cover, limit=limit, time_limit=time_limit, store=not count_only, on_rows=on_rows,
         on_progress=on_progress)
     return Result("exact_cover", ENGINE, "raw", count, reason == COMPLETE, reason, seconds, 0.0,
                   [sorted(s) for s in found], Stats(nodes=branches), {}, cover.name)

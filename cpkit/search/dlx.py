@@ -331,12 +331,17 @@ def run(prepared: Prepared, *, store: bool, limit: int | None, time_limit: float
 
 def solve_cover(cover: ExactCover, *, heuristic: str = "s", limit: int | None = None,
                 time_limit: float | None = None, count_only: bool = False,
+                on_solution: Callable[[list[int]], None] | None = None,
                 on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
-    """All (or up to ``limit``) exact covers; solutions are sorted lists of option numbers.
-    ``on_progress`` gets nodes, solutions and the deepest node's options after every slice."""
+    """All (or up to ``limit``) exact covers; solutions are sorted lists of option numbers,
+    handed to ``on_solution`` as they are found (the result then keeps none) or kept in the
+    result.  ``on_progress`` gets nodes, solutions and the deepest node's options after every
+    slice."""
     prepared = prepare_cover(cover, heuristic)
+    on_rows = None if on_solution is None else \
+        (lambda rows: on_solution(sorted(int(r) for r in rows)))
     search, outcome, jit = run(prepared, store=not count_only, limit=limit,
-                               time_limit=time_limit, on_progress=on_progress)
+                               time_limit=time_limit, on_rows=on_rows, on_progress=on_progress)
     fits = [int(v) for v in search.fits]
     stats = Stats(nodes=search.nodes, fits_by_remaining=fits, attempts_by_remaining=fits)
     return Result("exact_cover", ENGINE, "raw", search.solutions, outcome.complete,

@@ -8,11 +8,13 @@ found so far are reported, never lost.
 
 from __future__ import annotations
 
+import contextvars
 import signal
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT
 
@@ -35,8 +37,10 @@ class InterruptFlag:
 
     A second signal raises KeyboardInterrupt, so a user can always break out.  The first is also
     handed to a flag-setting handler that was active before (a split run's coordinator, around
-    the frontier search), so that the run too knows it was interrupted.  An ignored signal stays
-    ignored: a split run's worker leaves stopping to its coordinator.
+    the frontier search; the tiling front, around its set-up), so that the run too knows it was
+    interrupted; and a flag entered after such a handler was raised starts raised, so a search
+    whose set-up saw the Ctrl-C stops after its first slice.  An ignored signal stays ignored: a
+    split run's worker leaves stopping to its coordinator.
     """
 
     def __init__(self) -> None:
@@ -52,6 +56,8 @@ class InterruptFlag:
                     continue
                 self._previous[sig] = previous
                 signal.signal(sig, self._handle)
+                if getattr(getattr(previous, "__self__", None), "raised", None):
+                    self.raised = True
         return self
 
     def _handle(self, signum, frame) -> None:
@@ -139,3 +145,86 @@ def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
                 reason = TIME_LIMIT
                 break
     return DriveOutcome(reason, time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------------- the clock of a run
+class SetupStopped(Exception):
+    """A run's set-up (filters, tables, a split's preparation) ended before its search began:
+    ``reason`` is ``TIME_LIMIT`` or ``INTERRUPTED`` (``check_setup``)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class RunClock:
+    """The time limit of a whole run: it counts from the start of its set-up (the front's
+    filters and tables, a split run's preparation and planning) through the search, so that
+    ``--time-limit 10`` ends a run about ten seconds later whatever the set-up costs.
+    Compiling the kernels (``jit.warmed_seconds``) and what ``start_up`` waits for (worker
+    processes starting) are start-up and not counted.  ``stopped`` says whether a Ctrl-C or
+    SIGTERM came."""
+
+    def __init__(self, time_limit: float | None, stopped: Callable[[], bool] = lambda: False):
+        from . import jit
+
+        self.time_limit, self.stopped = time_limit, stopped
+        self._jit = jit.warmed_seconds
+        self.began = time.perf_counter()
+        self.paused = 0.0
+        self._compiled = self._jit()
+
+    def compiled(self) -> float:
+        """Seconds spent compiling (or loading) kernels since the clock started."""
+        return self._jit() - self._compiled
+
+    def spent(self) -> float:
+        """Seconds counted so far."""
+        return time.perf_counter() - self.began - self.paused - self.compiled()
+
+    def left(self) -> float | None:
+        """Seconds of the limit left (never below 0), None without a limit."""
+        if self.time_limit is None:
+            return None
+        return max(0.0, self.time_limit - self.spent())
+
+    def over(self) -> bool:
+        """A ``cancel`` for set-up, planning and the split: a Ctrl-C or SIGTERM, or the limit
+        spent."""
+        return self.stopped() or self.left() == 0.0
+
+    def reason(self) -> str:
+        return INTERRUPTED if self.stopped() else TIME_LIMIT
+
+    def start_up(self, wait: Callable[[], Any]) -> Any:
+        """``wait()``, not counted against the limit."""
+        began = time.perf_counter()
+        try:
+            return wait()
+        finally:
+            self.paused += time.perf_counter() - began
+
+
+_setting_up: contextvars.ContextVar[RunClock | None] = contextvars.ContextVar(
+    "cpkit_setting_up", default=None)
+
+
+@contextmanager
+def setting_up(clock: RunClock) -> Iterator[RunClock]:
+    """While active, ``check_setup`` (called between the steps of a set-up, however deep in
+    the call) ends the set-up when ``clock`` says so.  A context variable rather than an
+    argument: the set-up of a split run goes through the engine's ``prepare`` and the
+    worker's job, which a time limit of this process does not concern."""
+    token = _setting_up.set(clock)
+    try:
+        yield clock
+    finally:
+        _setting_up.reset(token)
+
+
+def check_setup() -> None:
+    """``SetupStopped`` if the run being set up (``setting_up``) is out of time or was
+    interrupted; nothing outside a run's set-up."""
+    clock = _setting_up.get()
+    if clock is not None and clock.over():
+        raise SetupStopped(clock.reason())

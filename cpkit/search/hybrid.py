@@ -51,9 +51,13 @@ def largest_volume(puzzle: Puzzle, pieces: int) -> int:
 
 
 def latest_fila_at(puzzle: Puzzle, cells: int) -> int:
-    """The largest number of remaining pieces that can never cover more than ``cells`` cells."""
-    n = 0
-    while n < puzzle.n_pieces and largest_volume(puzzle, n + 1) <= cells:
+    """The largest number of remaining pieces that can never cover more than ``cells`` cells
+    (one sort: thousands of identical pieces made a sort per piece count quadratic)."""
+    n, covered = 0, 0
+    for size in sorted((p.size for p in puzzle.mobile_pieces), reverse=True):
+        covered += size
+        if covered > cells:
+            break
         n += 1
     return n
 
@@ -171,6 +175,20 @@ class HybridSearch:
         """Back to the root with zero counters (reuses the allocations and compiled plan)."""
         self.dlx.reset()
         self.dlx.stop_level = self.stop_level
+        self._reset_fila()
+
+    def restart_subproblem(self, below: np.ndarray) -> bool:
+        """What ``reset`` then ``descend`` do for a path through the switch node DLX stands at
+        (as ``descend`` left it): FILA's subproblem there from its start, walked down
+        ``below`` (FILA's images), counters at zero, without replaying DLX's levels (a
+        probe lists the children of each FILA level: replaying 4,161 levels of identical
+        monominoes for each took most of a second).  False if ``below`` is not a branch."""
+        self._reset_fila()
+        self._start_subproblem()
+        self.dlx_done = True
+        return self.fila.replay(np.asarray(below, dtype=np.int32))
+
+    def _reset_fila(self) -> None:
         if self.fila is not None:
             for a in (self.fila.attempts, self.fila.fits, self.fila.counters):
                 a[:] = 0

@@ -13,7 +13,11 @@ front decides that set and what is counted:
    passed on.
 
 Filters and the redundancy choice are deterministic, so the same options give the same counts
-and statistics.
+and statistics.  The set-up counts in the time limit (compiling does not): a Ctrl-C, SIGTERM or
+the limit between two of its steps ends the run with its summary (nothing counted, ``complete``
+false).  Every filter has an off switch; a trigger or re-applied filter whose table of piece
+states would be too large (``tiling_filters.MAX_TABLE``) is dropped with a note (``notes``),
+never an error: the counts do not depend on it.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from ..models.symmetry import RedundancyPlan, plan_redundancy
 from ..models.tiling import Puzzle, Tiling
 from ..propagators import tiling_filters as tf
 from ..result import COMPLETE, Result, Stats
-from .driver import StopSearch
+from .driver import InterruptFlag, RunClock, SetupStopped, StopSearch, check_setup, setting_up
 from .jit import warm
 
 UNIQUE_MODES = ("raw", "rotation", "mirror")
@@ -104,6 +108,7 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., R
     in_search = {k: v for k, v in engine_options.items()
                  if k in ("parity_trigger", "volume_trigger") and v is not None}
     in_search.update({k: v for k, v in dynamic.items() if v is not None})
+    notes = _drop_oversized(puzzle, in_search, engine_options, dynamic)
     if in_search and engine_name not in TRIGGER_ENGINES:
         raise EngineUnavailable(f"backtrack triggers and re-applied filters run inside DLX; the "
                                 f"{engine_name or 'chosen'} engine cannot use "
@@ -117,8 +122,10 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., R
         precheck(puzzle, **engine_options)       # fail before the (possibly long) filters
     jit = warm("tiling filters", tf.warm_up)
     prep_start = time.perf_counter()
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"notes": notes} if notes else {}
+    check_setup()
     keep = np.ones(len(puzzle.images), dtype=bool)
+    check_setup()
     if tf.parity_infeasible(puzzle):
         proof = Result("tiling", engine_name, unique, 0, True, COMPLETE, 0.0, jit, [],
                        Stats(extra={"proof": "parity", "prep_seconds":
@@ -128,18 +135,49 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., R
         return Front(keep, None, engine_options, extra, jit, proof)
     if vol_from is not None:
         extra["volume_filter_removed"] = tf.volume_filter(puzzle, keep)
+        check_setup()
     if par_from is not None:
         extra["parity_filter_removed"] = tf.parity_filter(puzzle, keep)
-    plan = plan_redundancy(puzzle, unique, redundancy, allowed=keep)
+        check_setup()
+    plan = plan_redundancy(puzzle, unique, redundancy, allowed=keep, between=check_setup)
     keep &= plan.kept
+    check_setup()
     if fit_filter:
-        removed, passes = tf.fit_filter(puzzle, keep)
+        removed, passes = tf.fit_filter(puzzle, keep, between=check_setup)
         extra["fit_filter_removed"] = removed
         extra["fit_filter_passes"] = passes
     extra.update({"symmetries": plan.order, "constrained_piece": plan.piece,
                   "images_kept": int(keep.sum()),
                   "prep_seconds": round(time.perf_counter() - prep_start, 6)})
     return Front(keep, plan, engine_options, extra, jit)
+
+
+#: The in-search features that follow one table of piece states, by kind.
+_IN_SEARCH = {"volume": ("volume_trigger", "volume_filter_from"),
+              "parity": ("parity_trigger", "parity_filter_from")}
+
+
+def _drop_oversized(puzzle: Puzzle, in_search: dict[str, Any], engine_options: dict[str, Any],
+                    dynamic: dict[str, Any]) -> list[str]:
+    """Drop (from the three dicts) the triggers and re-applied filters whose table of piece
+    states would be too large, and say so: 100 x 100 monominoes need a parity table of 10,001
+    states x 20,001 values.  The one-shot filters never need the table."""
+    notes = []
+    for kind, names in _IN_SEARCH.items():
+        asked = [n for n in names if n in in_search]
+        if not asked:
+            continue
+        space = tf.volume_space(puzzle) if kind == "volume" else tf.parity_space(puzzle)
+        if space.entries <= tf.MAX_TABLE:
+            continue
+        for name in asked:
+            for options in (in_search, engine_options, dynamic):
+                options.pop(name, None)
+        what = " and ".join(n.replace("_from", " re-applied").replace("_", " ")
+                            for n in asked)
+        notes.append(f"{what} dropped: the table of {kind} states would hold "
+                     f"{space.entries:,} entries (at most {tf.MAX_TABLE:,})")
+    return notes
 
 
 def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str = "",
@@ -161,17 +199,42 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     configuration prepares the orientations it compares) without the engine's own options,
     which are taken from here.
     """
-    front = prepared or prepare(puzzle, engine_name=engine_name, engine_fn=engine_fn,
-                                unique=unique, redundancy=redundancy,
-                                volume_filter=volume_filter, parity_filter=parity_filter,
-                                fit_filter=fit_filter, limit=limit, time_limit=time_limit,
-                                **engine_options)
-    if front.proof is not None:
-        return front.proof
+    front_options = Front.front_options(redundancy, volume_filter, parity_filter, fit_filter)
+    # One flag for the set-up and the search: a Ctrl-C while the front prepares ends the set-up
+    # at its next step, and the engine's search, started with the flag raised, after one slice.
+    with InterruptFlag() as interrupt:
+        clock = RunClock(time_limit, lambda: interrupt.raised)
+        try:
+            with setting_up(clock):
+                front = prepared or prepare(
+                    puzzle, engine_name=engine_name, engine_fn=engine_fn, unique=unique,
+                    redundancy=redundancy, volume_filter=volume_filter,
+                    parity_filter=parity_filter, fit_filter=fit_filter, limit=limit,
+                    time_limit=time_limit, **engine_options)
+                if front.proof is None and clock.over():
+                    raise SetupStopped(clock.reason())
+        except SetupStopped as stop:
+            return Result.unsearched("tiling", engine_name, unique, stop.reason,
+                                     prep_seconds=clock.spent(), jit_seconds=clock.compiled(),
+                                     options=front_options, name=puzzle.name)
+        if front.proof is not None:
+            return front.proof
+        # A front prepared beforehand was made without the engine's own options: they are
+        # this call's.
+        searched = dict(front.engine_options, **{
+            k: v for k, v in engine_options.items() if k not in FRONT_BUILT}) if prepared \
+            else front.engine_options
+        return _search(puzzle, engine_fn, front, engine_name, unique, clock.left(), limit,
+                       count_only, on_solution, front_options, searched)
+
+
+def _search(puzzle: Puzzle, engine_fn: Callable[..., Result], front: Front, engine_name: str,
+            unique: str, time_limit: float | None, limit: int | None, count_only: bool,
+            on_solution: Callable[[Tiling], None] | None,
+            front_options: dict[str, Any], engine_options: dict[str, Any]) -> Result:
+    """The engine's search over the images the front kept, its solutions counted as the
+    counting mode says, with ``engine_options``."""
     keep, extra, jit, check = front.keep, front.extra, front.jit_seconds, front.check
-    engine_options = dict(front.engine_options, **{
-        k: v for k, v in engine_options.items() if k not in FRONT_BUILT}) if prepared \
-        else front.engine_options
     counted = 0
     tilings: list[Tiling] = []
 
@@ -206,6 +269,5 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     result.unique = unique
     result.jit_seconds += jit
     result.stats.extra.update(extra)
-    result.options.update(Front.front_options(redundancy, volume_filter, parity_filter,
-                                              fit_filter))
+    result.options.update(front_options)
     return result

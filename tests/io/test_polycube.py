@@ -106,7 +106,7 @@ def test_unreadable_files(tmp_path):
         read_polycube(tmp_path / "missing.txt")
     binary = tmp_path / "bin.txt"
     binary.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(InputError, match="not a text file"):
+    with pytest.raises(InputError, match="bin.txt:1: not UTF-8 text: byte 0xff in column 1"):
         read_polycube(binary)
 
 
