@@ -5,7 +5,8 @@ numpy), which compiles to flat arrays for the numba engines in ``search`` (with 
 in ``propagators``); every engine returns a ``result.Result``; OR-Tools CP-SAT solves the same
 models as an independent cross-check (``models.cpsat``).
 
-The public API is ``load``, ``solve``, ``count`` and ``score`` (edge-matching boards).
+The public API is ``load``, ``solve``, ``count``, ``score`` and ``maximize`` (edge-matching
+boards: their score, and the best board within a time limit).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ._numba_cache import default_cache_dir
 if not os.environ.get("NUMBA_CACHE_DIR"):
     os.environ["NUMBA_CACHE_DIR"] = default_cache_dir()
 
-from .api import count, load, score, solve  # noqa: E402
+from .api import count, load, maximize, score, solve  # noqa: E402
 
-__all__ = ["load", "solve", "count", "score"]
+__all__ = ["load", "solve", "count", "score", "maximize"]
 __version__ = "0.1.0"

@@ -110,3 +110,32 @@ def score(board, puzzle, *, format: str = "auto", ignore_hints: bool = False):
         return score_board(puzzle, load_board(board, puzzle))
     except InputError as exc:
         raise exc.located(str(board)) from None
+
+
+def maximize(puzzle, objective: str = "edges", *, time_limit: float | None = None,
+             seed: int = 0, workers: int | None = None, client: Any = None,
+             checkpoint: str | None = None, resume: str | None = None,
+             checkpoint_every: float = 60.0, format: str = "auto", ignore_hints: bool = False,
+             **options: Any):
+    """The best board of an edge-matching puzzle within ``time_limit`` seconds (or until
+    Ctrl-C), as ``cpkit match --maximize`` finds it: the most matched edges on a full board
+    (``objective="edges"``) or the most tiles placed with no mismatch (``"tiles"``).  Returns a
+    ``cpkit.optimise.MaximizeResult`` (``board``, ``score``, ``max_score``, ``tiles_placed``,
+    ``seconds_to_best``, ...).  ``puzzle``: an ``EdgeMatchingPuzzle`` or the path of its file
+    (checkpoints need the path).  ``workers``: local processes (default all cores), or a Dask
+    ``client``; ``seed``: the first worker's (the others take the next ones).  Further options
+    of ``cpkit.optimise.maximize``: ``config`` (methods, schedule), ``epoch``, ``progress``."""
+    from .io.edge_matching import read_edge_matching
+    from .optimise import maximize as run
+
+    source = options.pop("source", None)
+    if isinstance(puzzle, (str, Path)):
+        if source is None and (checkpoint or resume):
+            from .parallel.checkpoint import model_identity
+
+            source = model_identity(puzzle)
+            source.update(format=format, ignore_hints=ignore_hints)
+        puzzle = read_edge_matching(puzzle, format=format, ignore_hints=ignore_hints)
+    return run(puzzle, objective, time_limit=time_limit, seed=seed, workers=workers,
+               client=client, checkpoint=checkpoint, resume=resume,
+               checkpoint_every=checkpoint_every, source=source, **options)

@@ -208,9 +208,22 @@ def _vivid(n: int) -> list:
         extra += n - len(colours)
 
 
+def broken_edges(colours: np.ndarray) -> list[tuple[int, int, int]]:
+    """The mismatched edges of a board ``[rows, cols, 4]`` (-1 on empty cells) as ``(row,
+    column, side)``, side 1 (east) or 2 (south) of the cell on its north or west."""
+    board = np.asarray(colours)
+    out = []
+    for side, a, b in ((1, board[:, :-1, 1], board[:, 1:, 3]),
+                       (2, board[:-1, :, 2], board[1:, :, 0])):
+        for r, c in zip(*np.nonzero((a != NO_TILE) & (b != NO_TILE) & (a != b))):
+            out.append((int(r), int(c), side))
+    return out
+
+
 def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | None = None,
-                 title: str = "") -> None:
-    """Draw an edge-matching board (see the module docstring) to ``out``."""
+                 title: str = "", marked: list[tuple[int, int, int]] = ()) -> None:
+    """Draw an edge-matching board (see the module docstring) to ``out``; the edges in
+    ``marked`` (``broken_edges``) as thick red lines."""
     from matplotlib.patches import Polygon
 
     board = _check_board(colours, numbers)
@@ -237,6 +250,13 @@ def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | 
                         va="center", fontsize=7,
                         bbox={"boxstyle": "round,pad=0.15", "facecolor": "white",
                               "edgecolor": "none", "alpha": 0.8})
+    for r, c, side in marked:
+        y = rows - 1 - r
+        if side == 1:
+            xs, ys = (c + 1, c + 1), (y, y + 1)
+        else:
+            xs, ys = (c, c + 1), (y, y)
+        ax.plot(xs, ys, color="red", linewidth=3.0, solid_capstyle="butt", zorder=5)
     ax.set_xlim(-0.05, cols + 0.05)
     ax.set_ylim(-0.05, rows + 0.05)
     ax.set_aspect("equal")
@@ -247,12 +267,18 @@ def render_board(colours: np.ndarray, out: str | Path, *, numbers: np.ndarray | 
 
 
 def render_edge_matching(puzzle, solution, out: str | Path, *, numbers: bool = True,
-                         title: str | None = None) -> None:
-    """Draw ``solution`` (a ``BoardSolution``) of an edge-matching ``puzzle`` to ``out``, each
-    tile labelled with its number in the file (from 1) unless ``numbers`` is false."""
+                         title: str | None = None, mark_mismatches: bool = False) -> None:
+    """Draw ``solution`` (a ``BoardSolution`` or a ``Board``) of an edge-matching ``puzzle``
+    to ``out``, each tile labelled with its number in the file (from 1) unless ``numbers`` is
+    false, and with ``mark_mismatches`` every mismatched edge in red."""
+    from .models.board import Board
+
+    if isinstance(solution, Board):
+        solution = solution.to_solution()
+    colours = puzzle.board_colours(solution)
     tiles = None
     if numbers:
         tiles = np.array([[solution.at(x, y)[0] + 1 for x in range(puzzle.width)]
                           for y in range(puzzle.height - 1, -1, -1)])
-    render_board(puzzle.board_colours(solution), out, numbers=tiles,
-                 title=puzzle.name if title is None else title)
+    render_board(colours, out, numbers=tiles, title=puzzle.name if title is None else title,
+                 marked=broken_edges(colours) if mark_mismatches else ())

@@ -40,6 +40,7 @@ SUITES: dict[str, str] = {
     "em-generated": "cpkit.bench.em_paper:generated_suite",
     "em-speed": "cpkit.bench.em_speed:speed_suite",
     "jit": "cpkit.bench.jit:jit_suite",
+    "e2": "cpkit.bench.e2:e2_suite",
 }
 
 

@@ -30,6 +30,7 @@ SUMMARIES = {
     "cover": "solve an exact cover problem in Knuth's dlx1 format",
     "match": "solve an edge-matching puzzle (Eternity II style)",
     "score": "score an edge-matching board: its matched edges",
+    "compare": "run several engines on the same puzzles, side by side",
     "generate": "generate puzzle instances",
     "bench": "run a benchmark suite and record the results",
     "render": "draw a solution of a puzzle to PNG or SVG",

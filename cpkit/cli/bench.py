@@ -21,7 +21,10 @@ def add_parser(sub) -> None:
                "suites em, em-alldiff, em-paper, em-generated, em-speed (default 60 s) and "
                "em-rate (20 s), less with --quick; CPKIT_EM_BENCHMARKS is the folder of the "
                "paper's instances (default ../shared/em-benchmarks/benoist beside the "
-               "checkout).",
+               "checkout).  Suite e2: CPKIT_BENCH_E2_SECONDS (one-core runs, 60 s), "
+               "CPKIT_BENCH_E2_ABLATION (the ablation's runs, default the same), "
+               "CPKIT_BENCH_E2_LONG (the runs on all cores, 600 s), CPKIT_BENCH_E2_CLOCK=cpu "
+               "(count the one-core runs' seconds as CPU time).",
         formatter_class=HelpFormatter)
     p.add_argument("suite", choices=sorted(SUITES), help="suite to run")
     p.add_argument("--json", metavar="FILE", default=None,

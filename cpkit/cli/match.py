@@ -106,6 +106,18 @@ def add_parser(sub) -> None:
     p.add_argument("--render", metavar="FILE",
                    help="draw the first solution to FILE (.png or .svg; see 'cpkit render'), "
                         "or, if none was found, the deepest partial board")
+    best = p.add_argument_group(
+        "the best board (an anytime optimiser, for boards without a solution in reach)")
+    best.add_argument("--maximize", choices=("edges", "tiles"), default=None,
+                      help="instead of solutions, look for the best board until --time-limit "
+                           "or Ctrl-C: the most matched edges on a full board (edges), or the "
+                           "most tiles placed with no mismatch (tiles); prints the best board, "
+                           "its score and, with --render, a picture with mismatched edges "
+                           "marked.  Uses --workers (default all cores), --scheduler, "
+                           "--checkpoint, --resume, --progress")
+    best.add_argument("--seed", type=non_negative_int, metavar="S", default=None,
+                      help="with --maximize: random seed of the first worker (the others "
+                           "take S+1, S+2, ...; default 0)")
     add_run_options(p)
     long_runs.add_options(p, edge_matching=True)
     p.set_defaults(run=run)
@@ -116,6 +128,16 @@ def run(args) -> int:
     from ..search import solve
 
     puzzle = read_edge_matching(args.puzzle, format=args.format, ignore_hints=args.ignore_hints)
+    if args.maximize:
+        return _maximize(args, puzzle)
+    if args.seed is not None:
+        raise InputError("--seed goes with --maximize")
+    if args.resume:
+        from ..optimise.checkpoint import is_maximize_checkpoint
+
+        if is_maximize_checkpoint(args.resume):
+            raise InputError("the checkpoint comes from a run of --maximize: resume it with "
+                             "the same --maximize", args.resume)
     cp_only = {"--heuristic": args.heuristic != DEFAULT_HEURISTIC,
                "--no-preemption": args.no_preemption, "--no-instantiation": args.no_instantiation,
                "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite,
@@ -218,3 +240,79 @@ def run(args) -> int:
             f"{result.seconds:.3f} s ({rate}){planning_phrase(result)}, "
             f"jit {result.jit_seconds:.2f} s")
     return finish(result, args.json, text)
+
+
+def _maximize(args, puzzle) -> int:
+    """``--maximize``: the anytime optimiser (``cpkit.optimise``), its best board printed."""
+    import json
+
+    from ..errors import InputError
+    from ..optimise import maximize
+    from ..parallel.checkpoint import model_identity
+    from ..result import INTERRUPTED
+
+    searching = {"--first": args.first, "--limit": args.limit is not None,
+                 "--count-only": args.count_only, "--show": args.show is not None,
+                 "--engine": args.engine != "cp", "--monte-carlo": args.monte_carlo,
+                 "--subproblems": args.subproblems is not None,
+                 "--unique": args.unique != "rotation", "--shave": args.shave is not None}
+    used = [flag for flag, given in searching.items() if given]
+    if used:
+        raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
+                         f"search for solutions, not to --maximize")
+    if args.render:
+        from ..render import check_output
+
+        check_output(args.render)
+    if args.link:
+        check_linkable(puzzle)
+    announce_compiles()
+    source = None
+    if args.checkpoint or args.resume:
+        source = model_identity(args.puzzle)
+        source.update(format=args.format, ignore_hints=args.ignore_hints)
+    result = maximize(puzzle, args.maximize, time_limit=args.time_limit,
+                      seed=args.seed or 0, workers=args.workers, scheduler=args.scheduler,
+                      checkpoint=args.checkpoint, resume=args.resume,
+                      checkpoint_every=args.checkpoint_every,
+                      progress=long_runs.progress_mode(args), source=source)
+    unit = "tiles placed" if args.maximize == "tiles" else "edges matched"
+    if result.board is not None:
+        text = format_board(result.board, puzzle, args.colours)
+        link = format_link(puzzle, result.board) if args.link else None
+        print(f"best board ({result.score} of {result.max_score} {unit}):\n{text}"
+              + (f"\n{link}" if link else "") + "\n", flush=True)
+        if args.render:
+            from ..render import render_edge_matching
+
+            render_edge_matching(puzzle, result.board, args.render, mark_mismatches=True,
+                                 title=f"{puzzle.name}: {result.score} of {result.max_score} "
+                                       f"{unit}")
+            print(f"cpkit: drew the best board to {args.render}", file=sys.stderr)
+    state = "a perfect board" if result.complete else f"stopped ({result.stop_reason})"
+    other = (f"{result.matched_edges} of {result.inner_edges} edges matched"
+             if args.maximize == "tiles" else
+             f"{result.tiles_placed} of {result.cells} tiles placed")
+    best = ("no board found" if result.board is None else
+            f"best {result.score} of {result.max_score} {unit} ({other}), found after "
+            f"{result.seconds_to_best:.1f} s")
+    if args.json:
+        summary = result.summary()
+        if result.board is not None and args.link:
+            summary["link"] = format_link(puzzle, result.board)
+        print(json.dumps(summary))
+    else:
+        print(f"{puzzle.name}: {best}; {state}; {result.workers} worker"
+              f"{'s' if result.workers > 1 else ''}, {result.nodes:,} nodes, "
+              f"{result.moves:,} moves, search {result.seconds:.1f} s (CPU "
+              f"{result.cpu_seconds:.1f} s), jit {result.jit_seconds:.2f} s")
+    sys.stdout.flush()
+    if result.stop_reason == INTERRUPTED:
+        return 130
+    if result.checkpoint_error:
+        from . import CHECKPOINT_NOT_SAVED
+
+        print(f"cpkit: warning: {result.checkpoint_error}; the best board above is not in the "
+              f"checkpoint (the file holds the one written before)", file=sys.stderr)
+        return CHECKPOINT_NOT_SAVED
+    return 0

@@ -31,6 +31,8 @@ SPLITTERS: dict[tuple[str, str], str] = {
     ("edge_matching", "cp"): "cpkit.parallel.edge_matching:prepare_cp",
     ("edge_matching", "backtrack"): "cpkit.parallel.edge_matching:prepare_backtrack",
     ("edge_matching", "edges"): "cpkit.parallel.edge_matching:prepare_edges",
+    # Not a split search: the optimiser's workers run as tasks of the same backends.
+    ("edge_matching", "maximize"): "cpkit.optimise.tasks:prepare",
 }
 
 

@@ -192,6 +192,7 @@ class _OneProcessLine(_Line):
         super().__init__(enabled, stream)
         self.started: float | None = None
         self._undrawn: dict[str, int] | None = None
+        self.nodes_before = 0
 
     def _starts_clock(self) -> bool:
         """At the first update: start the clock (the search, not the compiling or model
@@ -208,6 +209,20 @@ class _OneProcessLine(_Line):
         due = self._due(force)
         self._undrawn = None if due else figures
         return due
+
+    def _elapsed_and_rate(self, figures: dict[str, int],
+                          force: bool) -> tuple[float, float] | None:
+        """For a line that shows nodes per second: the seconds since the clock started and the
+        rate, or None when nothing is drawn now (the first update starts the clock, and its
+        nodes, compiling included, are left out of the rate)."""
+        if self._starts_clock():
+            self.nodes_before = figures["nodes"]
+            return None
+        if not self._due_or_kept(force, figures):
+            return None
+        elapsed = time.perf_counter() - self.started
+        rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
+        return elapsed, rate
 
     def close(self) -> None:
         with self.lock:
@@ -229,16 +244,12 @@ class SearchLine(_OneProcessLine):
         super().__init__(enabled, stream)
         self.size = size
         self.unit = unit
-        self.nodes_before = 0
 
     def update(self, figures: dict[str, int], force: bool = False) -> None:
-        if self._starts_clock():
-            self.nodes_before = figures["nodes"]
+        timed = self._elapsed_and_rate(figures, force)
+        if timed is None:
             return
-        if not self._due_or_kept(force, figures):
-            return
-        elapsed = time.perf_counter() - self.started
-        rate = (figures["nodes"] - self.nodes_before) / elapsed if elapsed > 0 else 0.0
+        elapsed, rate = timed
         of = f" of {self.size}" if self.size else ""
         self._draw(f"{duration(elapsed)}  {figures['nodes']:,} nodes  {rate / 1e6:.2f} M "
                    f"nodes/s  {count_phrase(figures['solutions'])}  deepest "
@@ -262,3 +273,29 @@ class SolverLine(_OneProcessLine):
                     if figures["solutions"] else "")
         self._draw(f"{duration(elapsed)}  CP-SAT  {count_phrase(figures['solutions'])}"
                    f"{branches}")
+
+
+class ScoreLine(_OneProcessLine):
+    """An optimiser run's line (``cpkit match --maximize``): the elapsed time, the best score
+    so far of the maximum and how long ago it was found, the placements (scan nodes) per
+    second and the moves made.  ``update`` takes ``{"score", "nodes", "moves", "best_age"}``
+    (``best_age`` in seconds, None before the first board)."""
+
+    def __init__(self, max_score: int, unit: str, enabled: bool | float,
+                 stream: TextIO | None = None):
+        super().__init__(enabled, stream)
+        self.max_score = max_score
+        self.unit = unit
+
+    def update(self, figures: dict[str, int], force: bool = False) -> None:
+        timed = self._elapsed_and_rate(figures, force)
+        if timed is None:
+            return
+        elapsed, rate = timed
+        if figures["score"] < 0:
+            best = "no board yet"
+        else:
+            best = (f"best {figures['score']} of {self.max_score} {self.unit} "
+                    f"({duration(figures['best_age'])} ago)")
+        self._draw(f"{duration(elapsed)}  {best}  {rate / 1e6:.2f} M nodes/s  "
+                   f"{figures['moves']:,} moves")

@@ -1,0 +1,339 @@
+"""One worker's anytime search: the row scan with restarts, and moves on the best board.
+
+A worker is seeded and deterministic given its seed and the work it is given.  Its loop:
+
+- **scan**: the row-scan kernel (``_scan_kernel``) under a break schedule (``Schedule``);
+  every full board it completes is a candidate.  After ``restart_nodes`` placements (or when
+  the tree is exhausted) it starts again from the top with reshuffled candidate lists.  When
+  a board improves on the best, the schedule is rescaled to aim one break lower
+  (``Schedule.aiming_at``) and the scan restarts.
+- **moves** (large-neighbourhood search on the best board, ``neighbourhoods``): an optimal
+  reassignment of pairwise non-adjacent cells, and a refill of a window around a break by the
+  scan kernel; equally good results are kept, so the board drifts over its plateau.
+
+``objective`` "edges" maximises the matched edges of a full board; "tiles" the tiles placed
+with no mismatch (the scan then leaves cells empty instead of breaking edges: holes).
+
+The whole state is numpy arrays and a few numbers (``snapshot``/``restore``): a checkpoint
+holds it and a resumed worker goes on as the stopped one would have.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Callable
+
+import numpy as np
+
+from ..models.edge_matching import EdgeMatchingPuzzle
+from . import _board_kernel as board_kernel
+from . import _scan_kernel as scan
+from ._rng import below, new_state
+from .neighbourhoods import (Lists, broken_cells, reassign_independent, refill_region,
+                             run_scan, window)
+from .schedule import Schedule
+from .tables import Tables, compile_tables
+
+OBJECTIVES = ("edges", "tiles")
+METHODS = ("scan", "assign", "refill")
+
+#: Placements per kernel call: about a tenth of a second.
+SLICE_NODES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a worker does (``methods``: a subset of ``METHODS``, for ablation studies)."""
+
+    methods: tuple[str, ...] = METHODS
+    schedule: Schedule | None = None          # None: ``Schedule.for_board``
+    restart_nodes: int = 50_000_000          # then the scan starts again from the top
+    stuck_nodes: int = 500_000                # no break zone reached in as many: restart
+    drought_nodes: int = 50_000_000           # no board in as many: loosen the schedule
+    adapt: bool = True                        # rescale the schedule on each better board
+    move_share: float = 0.25                  # of the time, once a board exists
+    assign_size: int = 64
+    refill_rows: int = 3
+    refill_columns: int = 4
+    refill_nodes: int = 20_000
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["methods"] = list(self.methods)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Config":
+        data = dict(data)
+        if "methods" in data:
+            data["methods"] = tuple(data["methods"])
+        if data.get("schedule") is not None:
+            data["schedule"] = Schedule(**data["schedule"])
+        return cls(**data)
+
+
+@dataclass
+class Figures:
+    """A worker's counters (added up over workers by the driver)."""
+
+    nodes: int = 0
+    restarts: int = 0
+    boards: int = 0                 # full boards the scan completed
+    moves: int = 0
+    gains: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METHODS})
+
+
+class Anytime:
+    """The search of one worker on ``puzzle`` (see the module docstring)."""
+
+    def __init__(self, puzzle: EdgeMatchingPuzzle, objective: str = "edges", seed: int = 0,
+                 config: Config | None = None, tables: Tables | None = None):
+        self.tables = tables or compile_tables(puzzle)
+        self.objective = objective
+        self.holes = objective == "tiles"
+        self.config = config or Config()
+        t = self.tables
+        self.order = np.flatnonzero(t.fixed < 0).astype(np.int32)
+        self.schedule = self.config.schedule or self._default_schedule()
+        self.limit = self.schedule.limits(self.order, t.n_cells)
+        self.rng = new_state(seed)
+        self.lists = Lists(t)
+        self.board = np.empty(t.n_cells, dtype=np.int32)
+        self.used = np.zeros(t.n_tiles, dtype=np.int32)
+        self.found = np.empty(t.n_cells, dtype=np.int32)
+        self.deep = np.empty(t.n_cells, dtype=np.int32)
+        self.state = scan.new_state(self.order.shape[0], 1 << 30)
+        self.best: np.ndarray | None = None
+        self.best_score = -1
+        self.best_at = 0.0                  # search seconds when the best was found
+        self.seconds = 0.0                  # search seconds so far
+        self.figures = Figures()
+        self._move_seconds = 0.0
+        self._found_at = 0
+        self._restart()
+
+    # ------------------------------------------------------------------ scores
+    def _default_schedule(self) -> Schedule:
+        t = self.tables
+        if self.holes:
+            return Schedule(total=max(2.0, 16.0 * t.n_cells / 256.0), start=0.70, power=1.5)
+        return Schedule.for_board(t.inner_edges, t.n_cells)
+
+    @property
+    def max_score(self) -> int:
+        return self.tables.n_cells if self.holes else self.tables.inner_edges
+
+    def score(self, board: np.ndarray) -> int:
+        """Tiles placed (a board without mismatches) or matched edges (a full board)."""
+        if self.holes:
+            return int((board >= 0).sum())
+        return int(board_kernel.matched_edges(self.tables.colour, self.tables.neighbour, board))
+
+    def _breaks(self, score: int) -> int:
+        return self.max_score - score
+
+    # ------------------------------------------------------------------ the loop
+    def run(self, seconds: float, cancel: Callable[[], bool] | None = None,
+            on_slice: Callable[[], None] | None = None) -> None:
+        """Search for about ``seconds`` (less if ``cancel()`` turns true or the best board is
+        perfect), in slices of about a tenth of a second, calling ``on_slice`` after each."""
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end and self.best_score < self.max_score:
+            if cancel is not None and cancel():
+                return
+            start = time.perf_counter()
+            if self._moves_due():
+                self._move()
+                self._move_seconds += time.perf_counter() - start
+            else:
+                self._scan_slice()
+            self.seconds += time.perf_counter() - start
+            if on_slice is not None:
+                on_slice()
+
+    def _moves_due(self) -> bool:
+        c = self.config
+        if self.best is None or not ({"assign", "refill"} & set(c.methods)):
+            return False
+        if "scan" not in c.methods:
+            return True
+        return self._move_seconds < c.move_share * self.seconds
+
+    def _scan_slice(self) -> None:
+        st = self.state["st"]
+        before = int(st[scan.S_NODES])
+        deepest = int(st[scan.S_DEEPEST])
+        status = run_scan(self.tables, self.lists, self.order, self.limit, self.board,
+                          self.used, self.state, self.found, SLICE_NODES, self.holes,
+                          self.deep)
+        self.figures.nodes += int(st[scan.S_NODES]) - before
+        if status == scan.FOUND:
+            self.figures.boards += 1
+            self.offer(self.found, method="scan")
+        elif self.holes and st[scan.S_DEEPEST] > deepest:
+            self.offer(self.deep, method="scan")     # a longer top with no hole
+        c = self.config
+        stuck = st[scan.S_RESTART_NODES] >= c.stuck_nodes and \
+            st[scan.S_REACHED] < self._break_depth()
+        if status == scan.EXHAUSTED or st[scan.S_RESTART_NODES] >= c.restart_nodes or stuck:
+            self._restart()
+        if self.best is None and st[scan.S_NODES] - self._found_at >= c.drought_nodes:
+            self._loosen()
+
+    def _loosen(self) -> None:
+        """No board yet after ``drought_nodes``: allow more breaks (holes) by each cell.  With
+        ``offer``'s tightening after each better board, the schedule starts where boards are
+        found at all, whatever the puzzle."""
+        self._found_at = int(self.state["st"][scan.S_NODES])
+        self.schedule = replace(self.schedule, total=self.schedule.total * 1.2 + 1.0)
+        self.limit = self.schedule.limits(self.order, self.tables.n_cells)
+
+    def _break_depth(self) -> int:
+        """The depth (in ``order``) of the first cell where the schedule may allow breaks."""
+        return int(np.searchsorted(self.order, int(self.schedule.start * self.tables.n_cells)))
+
+    def _restart(self) -> None:
+        self.figures.restarts += 1
+        self.lists.shuffle(self.tables, self.rng)
+        scan.reset(self.tables.fixed, self.board, self.used, self.state["st"],
+                   self.state["brk"])
+        cap = self._breaks(self.best_score) - 1 if self.best is not None else 1 << 30
+        self.state["st"][scan.S_CAP] = cap
+
+    def offer(self, board: np.ndarray, method: str = "shared") -> bool:
+        """Take ``board`` as the best if it scores higher (a board of the scan, of a move, or
+        another worker's); the schedule then aims lower and the scan restarts."""
+        score = self.score(board)
+        if score <= self.best_score:
+            return False
+        if self.best is not None and method in self.figures.gains:
+            self.figures.gains[method] += score - self.best_score
+        self.best = board.copy()
+        self.best_score = score
+        self.best_at = self.seconds
+        self._found_at = int(self.state["st"][scan.S_NODES])
+        breaks = self._breaks(score)
+        if self.config.adapt and "scan" in self.config.methods and breaks > 0:
+            self.schedule = self.schedule.aiming_at(breaks - 1, breaks)
+            self.limit = self.schedule.limits(self.order, self.tables.n_cells)
+        self.state["st"][scan.S_CAP] = breaks - 1
+        if method == "scan":
+            # The top of a better board is worth keeping: its end is searched again (with
+            # reshuffled lists), the rest of the scan goes on below it.
+            self.lists.shuffle(self.tables, self.rng)
+            scan.rewind(self.order, self.board, self.used, self.state["st"],
+                        self._break_depth())
+        return True
+
+    def _move(self) -> None:
+        """One move on a copy of the best board; kept if at least as good."""
+        c = self.config
+        moves = [m for m in ("assign", "refill") if m in c.methods]
+        method = moves[below(self.rng, len(moves))]
+        board = self.best.copy()
+        if method == "assign":
+            spare = self._spare(board) if self.holes else None
+            reassign_independent(self.tables, self.rng, board, c.assign_size, self.holes, spare)
+        else:
+            cells = broken_cells(self.tables, board, self.holes)
+            if cells.size == 0:
+                return
+            centre = int(cells[below(self.rng, cells.size)])
+            region = window(self.tables, self.rng, centre, c.refill_rows, c.refill_columns)
+            board, _ = refill_region(self.tables, self.lists, board, region, c.refill_nodes,
+                                     self.holes)
+        self.figures.moves += 1
+        score = self.score(board)
+        if score > self.best_score:
+            self.offer(board, method)
+        elif score == self.best_score:
+            self.best = board                # drift over the plateau
+
+    def _spare(self, board: np.ndarray) -> np.ndarray:
+        """The tiles the board leaves out (holes mode)."""
+        on = np.zeros(self.tables.n_tiles, dtype=bool)
+        on[board[board >= 0] >> 2] = True
+        return np.flatnonzero(~on)
+
+    # ------------------------------------------------------------------ state
+    def report(self) -> dict[str, Any]:
+        """The running figures the driver shows and adds up."""
+        f = self.figures
+        return {"score": self.best_score, "nodes": f.nodes, "moves": f.moves,
+                "restarts": f.restarts, "boards": f.boards, "seconds": self.seconds,
+                "best_at": self.best_at, "gains": dict(f.gains)}
+
+    def snapshot(self) -> bytes:
+        """The whole state as bytes (``restore`` takes it back)."""
+        arrays = {"board": self.board, "used": self.used, "rng": self.rng,
+                  "cand": self.lists.cand, "north": self.lists.north, "west": self.lists.west,
+                  "allowed": self.lists.allowed, "limit": self.limit,
+                  **{f"state_{k}": v for k, v in self.state.items()}}
+        if self.best is not None:
+            arrays["best"] = self.best
+        scalars = {"best_score": self.best_score, "best_at": self.best_at,
+                   "seconds": self.seconds, "move_seconds": self._move_seconds,
+                   "found_at": self._found_at,
+                   "schedule": asdict(self.schedule), "figures": asdict(self.figures),
+                   "objective": self.objective}
+        buf = io.BytesIO()
+        np.savez(buf, scalars=np.frombuffer(repr(scalars).encode(), dtype=np.uint8), **arrays)
+        return buf.getvalue()
+
+    @staticmethod
+    def best_in(blob: bytes) -> tuple[int, np.ndarray | None, float]:
+        """The best score, board and search seconds at its finding in a ``snapshot``."""
+        import ast
+
+        data = np.load(io.BytesIO(blob))
+        scalars = ast.literal_eval(bytes(data["scalars"]).decode())
+        best = data["best"].astype(np.int32) if "best" in data.files else None
+        return int(scalars["best_score"]), best, float(scalars["best_at"])
+
+    def restore(self, blob: bytes) -> None:
+        """Continue from a ``snapshot`` of a worker of the same puzzle and objective."""
+        import ast
+
+        data = np.load(io.BytesIO(blob))
+        scalars = ast.literal_eval(bytes(data["scalars"]).decode())
+        if scalars["objective"] != self.objective:
+            raise ValueError("a state of another objective")
+        for name, target in (("board", self.board), ("used", self.used), ("rng", self.rng),
+                             ("cand", self.lists.cand), ("north", self.lists.north),
+                             ("west", self.lists.west), ("allowed", self.lists.allowed)):
+            if data[name].shape != target.shape:
+                raise ValueError(f"a state of another puzzle ({name})")
+            target[:] = data[name]
+        for k in self.state:
+            self.state[k][:] = data[f"state_{k}"]
+        self.limit = data["limit"].astype(np.int32)
+        self.best = data["best"].astype(np.int32) if "best" in data.files else None
+        self.best_score = int(scalars["best_score"])
+        self.best_at = float(scalars["best_at"])
+        self.seconds = float(scalars["seconds"])
+        self._move_seconds = float(scalars["move_seconds"])
+        self._found_at = int(scalars["found_at"])
+        self.schedule = Schedule(**scalars["schedule"])
+        self.figures = Figures(**scalars["figures"])
+
+
+def warm() -> float:
+    """Compile (or load from numba's cache) every kernel the optimiser calls, on a 4 x 4
+    board, timed apart from the search (``cpkit.search.jit.warm``); returns the seconds it
+    took in this process (0 after the first call)."""
+    from ..models.em_generator import generate
+    from ..search.jit import warm as warm_once
+
+    def run() -> None:
+        puzzle = generate(4, border_colours=2, inner_colours=3, seed=1)
+        for objective in OBJECTIVES:
+            worker = Anytime(puzzle, objective, 1, Config(move_share=0.5))
+            while worker.best is None:          # a solvable puzzle: found at once
+                worker._scan_slice()
+            for method in ("assign", "refill"):
+                worker.config = Config(methods=(method,))
+                worker._move()
+
+    return warm_once("optimiser", run)
