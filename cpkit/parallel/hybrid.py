@@ -260,7 +260,9 @@ def _prepare(model: Puzzle, options: dict[str, Any], engine: str,
     engine_fn = fila.solve_tiling if engine == FILA_ALONE else hybrid.solve_tiling
     if front is None:
         front = tiling.prepare(model, engine_name=engine, engine_fn=engine_fn, **options)
-    engine_options = dict(front.engine_options)
+        engine_options = dict(front.engine_options)
+    else:
+        engine_options = front.searched_with(options)
     heuristic = engine_options.pop("heuristic", "f" if engine == FILA_ALONE else None)
     fila_at = model.n_pieces if engine == FILA_ALONE else engine_options.pop("fila_at", None)
     nof = engine_options.pop("nof", None)

@@ -46,6 +46,9 @@ PLAN_AWARE_ENGINES = ("hybrid", "auto")
 FRONT_BUILT = ("parity_trigger", "volume_trigger")
 #: What the front hands the engines itself: a caller's value would clash with it.
 FRONT_SUPPLIED = ("engine_name", "keep", "on_images", "constrained", "prepared")
+#: The front's own parameters (``prepare``'s), which no engine takes.
+FRONT_PARAMETERS = ("unique", "redundancy", "volume_filter", "parity_filter", "fit_filter",
+                    "limit", "time_limit")
 
 
 def _filter_from(value: bool | int | None, pieces: int, what: str) -> int | None:
@@ -84,6 +87,14 @@ class Front:
     def front_options(redundancy, volume_filter, parity_filter, fit_filter) -> dict[str, Any]:
         return {"redundancy": redundancy, "volume_filter": volume_filter,
                 "parity_filter": parity_filter, "fit_filter": fit_filter}
+
+    def searched_with(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The engine's options for a search of this front prepared beforehand, without the
+        engine's own options (the automatic configuration prepares the orientations it
+        compares): the front's, and those of ``options`` (a solve call's) that are neither
+        the front's parameters nor built by it."""
+        return dict(self.engine_options, **{
+            k: v for k, v in options.items() if k not in FRONT_BUILT and k not in FRONT_PARAMETERS})
 
 
 def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., Result] | None = None,
@@ -219,11 +230,7 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
                                      options=front_options, name=puzzle.name)
         if front.proof is not None:
             return front.proof
-        # A front prepared beforehand was made without the engine's own options: they are
-        # this call's.
-        searched = dict(front.engine_options, **{
-            k: v for k, v in engine_options.items() if k not in FRONT_BUILT}) if prepared \
-            else front.engine_options
+        searched = front.searched_with(engine_options) if prepared else front.engine_options
         return _search(puzzle, engine_fn, front, engine_name, unique, clock.left(), limit,
                        count_only, on_solution, front_options, searched)
 
