@@ -55,7 +55,9 @@ def add_parser(sub) -> None:
                         "estimates of the candidate searches suggest, whatever way the file "
                         "draws it (solutions are printed as the file draws them); file: search "
                         "it as drawn (default: auto; as drawn when --heuristic or --fila-at is "
-                        "given, which may name the file's axes)")
+                        "given, which may name the file's axes, and for --limit N in one "
+                        "process: the choice prices the whole search, not the first "
+                        "solutions)")
     p.add_argument("--nof", action=argparse.BooleanOptionalAction, default=None,
                    help="FILA's neighbour occupancy filtering: image lists per occupancy of the "
                         "target's face neighbours; never changes fits, saves no-fits (default: "

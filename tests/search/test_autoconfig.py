@@ -78,6 +78,17 @@ def test_orientation_file_searches_the_puzzle_as_drawn(tiling_instance):
     assert as_drawn.stats.fits > 10 * chosen_.stats.fits
 
 
+def test_a_run_stopped_at_its_first_solutions_searches_the_puzzle_as_drawn(tiling_instance):
+    """The choice prices the whole tree, not the way to a first solution: a run with a limit
+    makes no choice and finds the solutions ``orientation="file"`` finds, in its order."""
+    puzzle = tiling_instance("pentominoes_12x5.txt")
+    wide = reorient.turned(puzzle, reorient.Turn.of(np.array(TURNS[0]), puzzle.box))
+    first = solve(wide, limit=3)
+    assert "orientation" not in first.stats.extra and "choice_seconds" not in first.stats.extra
+    assert first.solutions == solve(wide, orientation="file", limit=3).solutions
+    assert first.count == 3 and all(verify_tiling(wide, t) == [] for t in first.solutions)
+
+
 def test_candidates_are_each_orientation_once(tiling_instance):
     """The 2 x 5 x 6 box: six orientations (which side goes along which axis; pentominoes are
     their own mirror images in space), best geometry first: the thinnest side along z."""
