@@ -39,6 +39,7 @@ SUITES: dict[str, str] = {
     "em-paper": "cpkit.bench.em_paper:paper_suite",
     "em-generated": "cpkit.bench.em_paper:generated_suite",
     "em-speed": "cpkit.bench.em_speed:speed_suite",
+    "em-auto": "cpkit.bench.em_auto:auto_suite",
     "jit": "cpkit.bench.jit:jit_suite",
     "e2": "cpkit.bench.e2:e2_suite",
 }
@@ -50,6 +51,8 @@ class Table:
     columns: list[str]
     rows: list[list[Any]]
     notes: list[str] = field(default_factory=list)
+    #: Raw figures for the JSON record only (not printed).
+    figures: list[Any] = field(default_factory=list)
 
     def markdown(self) -> str:
         out = [f"### {self.title}", "", "| " + " | ".join(self.columns) + " |",

@@ -112,9 +112,7 @@ def family_of_file(path: str) -> str:
 
 def command_line(r: Run, args) -> list[str]:
     line = [sys.executable, "-m", "cpkit", COMMANDS[r.family], r.file, "--engine", r.engine,
-            "--count-only", "--json", "--time-limit", repr(args.time_limit)]
-    if r.family != "exact_cover":
-        line += ["--workers", "1"]
+            "--count-only", "--json", "--time-limit", repr(args.time_limit), "--workers", "1"]
     if args.limit:
         line += ["--limit", str(args.limit)]
     return line + r.args

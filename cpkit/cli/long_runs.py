@@ -125,6 +125,9 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     family = family_of(model)
     engine = options.pop("engine", "auto")
     name = AUTO.get(family, engine) if engine == "auto" else engine
+    if family == "edge_matching" and name == "auto":
+        raise InputError("--monte-carlo estimates the tree of one engine: name it with --engine "
+                         "cp, edges or backtrack (auto races them on the board instead)")
     if splitter(family, name) is None:
         raise EngineUnavailable(f"--monte-carlo needs a search tree; the {name} engine has none")
     time_limit = options.get("time_limit")

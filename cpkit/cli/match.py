@@ -10,9 +10,8 @@ from ..io.viewer_link import check_linkable, format_link
 from ..models.edge_matching import UNIQUE_MODES
 from ..result import count_phrase
 from ..search import supported
-from ..search._em_cp_kernel import HEURISTICS
 from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, shave_setting
-from ..search.em_cp import DEFAULT_HEURISTIC
+from ..search.em_cp import DEFAULT_HEURISTIC, HEURISTICS, SCAN_BELOW
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
 from . import SUMMARIES
@@ -34,8 +33,11 @@ def add_parser(sub) -> None:
                     "instead ('.' on empty cells).",
         formatter_class=HelpFormatter)
     p.add_argument("puzzle", metavar="FILE", help="edge-matching puzzle file")
-    p.add_argument("--engine", default="cp", choices=supported("edge_matching"),
-                   help="cp: ColorPair constraint propagation; backtrack: brute force; "
+    p.add_argument("--engine", default="auto", choices=supported("edge_matching"),
+                   help="auto (default): races cp, edges and backtrack on the board for a "
+                        "moment and goes on with the one estimated to finish first (the JSON "
+                        "says which, in engine and engine_reason); "
+                        "cp: ColorPair constraint propagation; backtrack: brute force; "
                         "cpsat: OR-Tools CP-SAT; alldiff: the paper's section 6.3 model "
                         "(4-edge consistency and the complete AllDifferent, pure Python: for "
                         "node counts on small boards); edges: edge filtering compiled (a "
@@ -45,13 +47,14 @@ def add_parser(sub) -> None:
                    help="rotation: each solution once up to the board's rotations (one corner "
                         "tile is fixed); raw: every rotated copy.  With hints in the file, the "
                         "hints fix the board and both count the solutions respecting them")
-    p.add_argument("--heuristic", default=DEFAULT_HEURISTIC, choices=sorted(HEURISTICS),
-                   help="cp: which colour pair to branch on when no pattern applies; scan: "
-                        "no patterns, no pairs, the brute force's cell order (to compare "
-                        "propagation at equal branching; on boards with many colours for "
-                        "their size it can also make far fewer nodes than the default, which "
-                        "places the corners first: 10 and 22 times fewer on the paper's "
-                        "E_10_5 and E_10_7)")
+    p.add_argument("--heuristic", default=DEFAULT_HEURISTIC, choices=HEURISTICS,
+                   help="cp: the order of the search.  auto (default): scan when an inner "
+                        "cell with two known sides expects fewer than "
+                        f"{SCAN_BELOW:g} candidates (a tight interior), else "
+                        "min-expected-gap; the paper's pair heuristics (which pair to branch "
+                        "on when no pattern applies): min-offer, min-expected-offer, "
+                        "min-expected-gap, min-expected-ratio; scan: no patterns, no pairs, the "
+                        "brute force's column-by-column cell order")
     p.add_argument("--shave", metavar="L", default=None,
                    help="cp and edges engines: before each branching, try every value of each "
                         "cell with at most L candidates and drop those whose propagation fails "
@@ -235,8 +238,11 @@ def run(args) -> int:
         print(f"deepest partial board ({reached}):\n{printed(partial)}\n", flush=True)
     deepest = "" if partial is None else f", deepest {reached}"
     rate = f"{extra.get('nodes_per_s', 0):,} {node_units(result)[1]}"
-    text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}{deepest}; "
-            f"engine {result.engine}, {nodes_phrase(result)}{propagated}, search "
+    # Why auto chose the engine goes above the summary, which stays the last line.
+    why = f"engine {result.engine} chosen by auto: {extra['engine_reason']}\n" \
+        if "engine_reason" in extra else ""
+    text = (f"{why}{puzzle.name}: {count_phrase(result.count)} ({result.unique}), {state}"
+            f"{deepest}; engine {result.engine}, {nodes_phrase(result)}{propagated}, search "
             f"{result.seconds:.3f} s ({rate}){planning_phrase(result)}, "
             f"jit {result.jit_seconds:.2f} s")
     return finish(result, args.json, text)
@@ -253,7 +259,7 @@ def _maximize(args, puzzle) -> int:
 
     searching = {"--first": args.first, "--limit": args.limit is not None,
                  "--count-only": args.count_only, "--show": args.show is not None,
-                 "--engine": args.engine != "cp", "--monte-carlo": args.monte_carlo,
+                 "--engine": args.engine != "auto", "--monte-carlo": args.monte_carlo,
                  "--subproblems": args.subproblems is not None,
                  "--unique": args.unique != "rotation", "--shave": args.shave is not None}
     used = [flag for flag, given in searching.items() if given]

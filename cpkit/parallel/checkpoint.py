@@ -102,6 +102,8 @@ class Checkpoint:
     shallow: list[tuple[int, list[int]]] = field(default_factory=list)
     solutions: dict[int, list[list[int]]] = field(default_factory=dict)
     states: dict[int, bytes] = field(default_factory=dict)     # unfinished subproblems
+    #: Why ``--engine auto`` chose the engine in ``options`` (None: the user named it).
+    engine_reason: str | None = None
 
     @classmethod
     def start(cls, model: dict[str, Any], options: dict[str, Any], frontier: Frontier,
@@ -189,6 +191,8 @@ class Checkpoint:
             out["kept"] = self.kept
             out["shallow"] = [[k, s] for k, s in self.shallow]
             out["solutions"] = {str(k): v for k, v in sorted(self._trimmed().items())}
+        if self.engine_reason:
+            out["engine_reason"] = self.engine_reason
         if self.states:
             out["states"] = {str(k): base64.b64encode(v).decode("ascii")
                              for k, v in sorted(self.states.items())}
@@ -259,10 +263,11 @@ class Checkpoint:
         seconds = _field(data, "seconds", float, required=False) or 0.0
         if not seconds >= 0:
             raise _Corrupt("a negative time")
+        reason = _field(data, "engine_reason", _text, required=False)
         return cls(_field(data, "model", dict),
                    canonical_options(_field(data, "options", dict)), depth, paths,
                    _field(data, "above", Part.from_json), done, seconds, kept, shallow,
-                   solutions, states)
+                   solutions, states, reason)
 
     def check_matches(self, model: dict[str, Any], options: dict[str, Any],
                       path: str | os.PathLike, defaults: dict[str, Any] | None = None) -> None:
@@ -331,6 +336,12 @@ class Recorder:
 
 class _Corrupt(ValueError):
     """What is wrong with a checkpoint's content, in the file's terms."""
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("not text")
+    return value
 
 
 def _field(data: Any, key: str, read, within: str = "", required: bool = True) -> Any:

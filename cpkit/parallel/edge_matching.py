@@ -302,6 +302,8 @@ class EdgeMatchingTree:
         extra: dict[str, Any] = {k: v for k, v in total.extra.items() if k not in PATTERN_KEYS}
         if self.engine == "cp":
             extra["pattern_decisions"] = [int(total.extra.get(k, 0)) for k in PATTERN_KEYS]
+            if self.engine_options["heuristic"] == em_cp.AUTO_ORDER:
+                extra["order"] = em_cp.order_for(self.puzzle)
         engine = MODULES[self.engine].ENGINE
         options: dict[str, Any] = dict(self.engine_options)
         options.update(unique=self.unique, roots=len(self.roots))
@@ -373,9 +375,7 @@ def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
     if engine == "cp":
         for key, default in CP_OPTIONS.items():
             engine_options[key] = options.pop(key, default)
-        if engine_options["heuristic"] not in em_cp.K.HEURISTICS:
-            raise InputError(f"unknown heuristic {engine_options['heuristic']!r}; expected one "
-                             f"of {', '.join(em_cp.K.HEURISTICS)}")
+        em_cp.check_heuristic(engine_options["heuristic"])
         colorpair.check_fits(model.arrays)
     if engine == "edges":
         for key, default in EDGES_OPTIONS.items():

@@ -16,6 +16,7 @@ import os
 import signal
 import threading
 import time
+from functools import partial
 from typing import Any, Callable
 
 from ..errors import EngineUnavailable, InputError
@@ -143,9 +144,10 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             max_stored, int) or max_stored < 0):
         raise InputError(f"max_stored must be a whole number >= 0, got {max_stored!r}")
 
-    def in_sequence() -> Result:
+    def in_sequence(sequential: Callable[..., Any] = sequential) -> Any:
         """The search in this process (with its own progress line where the engine reports
-        one); with ``max_stored``, the first solutions only."""
+        one); with ``max_stored``, the first solutions only.  ``sequential``: the solve to
+        run (``em_auto.choose``, which may return the engine it chose for a split run)."""
         line = search_line(model, family, name, progress if reports else False)
         reporting = {"on_progress": line.update} if line.enabled else {}
 
@@ -170,12 +172,14 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
 
             result = sequential(model, engine=name, limit=limit, time_limit=time_limit,
                                 count_only=False, on_solution=keep, **reporting, **options)
-            result.solutions = kept if emit is None else []      # as ``_emit`` leaves them
+            if isinstance(result, Result):
+                result.solutions = kept if emit is None else []  # as ``_emit`` leaves them
             return result
         finally:
             line.close()
 
-    if prepare is None:
+    races = family == "edge_matching" and name == "auto"        # em_auto: no tree of its own
+    if prepare is None and not races:
         if distributed or durable or (workers or 1) > 1:
             raise EngineUnavailable(f"the {name} engine cannot split its search: it runs with "
                                     f"--workers 1 and no --checkpoint, --resume or --scheduler")
@@ -195,6 +199,21 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     plain = workers == 1 and not distributed and not durable
     if plain or (workers is None and not distributed and not durable and limit is not None):
         return in_sequence()
+    reason, picked = None, None
+    if races:
+        if resume is not None and _before_the_race(resume, source):
+            resume = None           # killed while racing: nothing was searched, race again
+        if resume is None and checkpoint is not None:
+            _save_before_the_race(checkpoint, source, options)
+        picked = _resumed_engine(resume, family) if resume is not None else in_sequence(
+            partial(_race, workers=n_workers))
+        if isinstance(picked, Result):
+            return picked
+        name, reason = picked.engine, picked.reason
+        options.update({k: v for k, v in picked.options.items() if k not in options})
+        engine_fn = check_options(family, name, options)
+        if time_limit is not None:
+            time_limit = max(1e-3, time_limit - picked.seconds)
 
     with StopSignals() as signals:      # a Ctrl-C while preparing still gets a report
         clock = RunClock(time_limit, signals.stopped)
@@ -202,6 +221,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         coordinator = Coordinator(job, n_workers, client, scheduler, limit, time_limit,
                                   count_only, on_solution, checkpoint, resume, checkpoint_every,
                                   progress, source, subproblems, clock, max_stored)
+        coordinator.engine_reason = reason
         coordinator.open_checkpoint()
         try:
             with setting_up(clock):
@@ -215,7 +235,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         if tree.proof is not None:
             return tree.proof
         small = False
-        if workers is None and not distributed and not durable and not signals.raised:
+        if workers is None and not distributed and not durable and not signals.raised \
+                and reason is None:         # a race has sized the tree already
             probes = getattr(tree, "size_probes", 200)
             budget = plan.planning_budget(time_limit)
             small = plan.estimate(tree, [], probes, seconds=budget, cancel=plan.deadline(
@@ -227,7 +248,52 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             return result
         if small:
             return _in_process(tree, limit, clock.left(), count_only, on_solution, max_stored)
-        return coordinator.run(signals)
+        result = coordinator.run(signals)
+        if reason is not None:          # the race's time is part of the run's
+            result.seconds += picked.seconds
+            result.stats.extra.update(engine_reason=reason, engine_race=picked.race)
+        return result
+
+
+def _race(model: Any, *, engine: str, workers: int, **options: Any) -> Any:
+    """``--engine auto`` on an edge-matching board before a split run: the race of
+    ``em_auto.choose`` in this process; a ``Result`` if it ended the run, else its choice."""
+    from ..search import em_auto
+
+    return em_auto.choose(model, workers=workers, **options)
+
+
+def _save_before_the_race(path: str, source: dict[str, Any], options: dict[str, Any]) -> None:
+    """The checkpoint of an ``auto`` run before its race has picked an engine: written at
+    once, as every checkpointed run writes one as it starts, so that a run killed while racing
+    leaves a file to resume (``_before_the_race``).  The run's own checkpoint, with the engine
+    picked, replaces it when the race is over; a race that ends the run leaves it, and resuming
+    it races again."""
+    Checkpoint.unplanned(source, dict(options, engine="auto")).save(path)
+
+
+def _before_the_race(path: str, source: dict[str, Any]) -> bool:
+    """Whether the checkpoint at ``path`` was written before an ``auto`` race picked its engine
+    (checked to belong to this puzzle: anything else goes on to the usual checks)."""
+    ck = Checkpoint.load(path)
+    if ck.options.get("engine") != "auto" or ck.planned:
+        return False
+    ck.check_matches(source, ck.options, path)         # the puzzle; no option has acted yet
+    return True
+
+
+def _resumed_engine(path: str, family: str) -> Any:
+    """``--engine auto`` resuming a checkpoint: the engine and options it recorded, so that the
+    run goes on with the engine that made it (a race now could pick another)."""
+    from ..search.em_auto import Choice
+
+    ck = Checkpoint.load(path)
+    options = {k: v for k, v in ck.options.items() if k != "engine"}
+    engine = ck.options.get("engine")
+    if not isinstance(engine, str) or engine == "auto":
+        raise InputError("the checkpoint names no edge-matching engine to go on with", path)
+    why = ck.engine_reason or "the engine the checkpoint was made with"
+    return Choice(engine, options, f"resumed from the checkpoint: {why}", 0.0, {})
 
 
 def search_line(model: Any, family: str, engine: str,
@@ -342,6 +408,8 @@ class Coordinator:
         self._resumed_split = False              # the split comes from the resumed file
         self._previous_seconds = 0.0             # search time of the runs resumed
         self._planning = PlanLine(False)         # drawn while a run plans (``_run``)
+        #: Why ``--engine auto`` picked the engine (recorded in the checkpoint), or None.
+        self.engine_reason: str | None = None
 
     def _recorded_options(self) -> dict[str, Any]:
         """What a checkpoint must agree on: the engine and every option shaping its search,
@@ -372,6 +440,7 @@ class Coordinator:
             self._previous_seconds = resumed.seconds
         elif self.checkpoint_file is not None:
             self.ck = Checkpoint.unplanned(self.source, self._recorded_options(), self._kept())
+            self.ck.engine_reason = self.engine_reason
         if self.checkpoint_file is not None:
             self.recorder = Recorder(self.checkpoint_file, self.ck)
             self.recorder.start()

@@ -29,10 +29,11 @@ ENGINES: dict[tuple[str, str], str] = {
     ("edge_matching", "cpsat"): "cpkit.search.cpsat:solve_edge_matching",
     ("edge_matching", "alldiff"): "cpkit.search.em_alldiff:solve",
     ("edge_matching", "edges"): "cpkit.search.em_edges:solve",
+    ("edge_matching", "auto"): "cpkit.search.em_auto:solve",
 }
 
 #: What ``engine="auto"`` means for each family.
-AUTO: dict[str, str] = {"tiling": "auto", "exact_cover": "dlx", "edge_matching": "cp"}
+AUTO: dict[str, str] = {"tiling": "auto", "exact_cover": "dlx", "edge_matching": "auto"}
 
 
 def family_of(model: Any) -> str:

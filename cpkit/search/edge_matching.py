@@ -88,6 +88,12 @@ class RootChain:
         return {"nodes": self.total("nodes"), "solutions": self.total("solutions"),
                 "deepest": 0 if best is None else best.deepest}
 
+    def explored(self) -> float:
+        """The share of the whole search finished (each root an equal share; ``tree_share``
+        within the one being searched)."""
+        current = 0.0 if self.current is None else self.current.explored()
+        return (len(self.done) + current) / max(1, len(self.roots))
+
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         while self.current is not None:
             finished, new = self.current.step(max_new, node_budget)
@@ -100,6 +106,23 @@ class RootChain:
             if new:
                 return self.current is None, new
         return True, 0
+
+
+def tree_share(branches: Sequence[tuple[int, int]]) -> float:
+    """The share of a tree that a depth-first search has finished, from the node it is at:
+    ``branches`` lists, from the root down, how many branches of each node on the way were
+    finished before the one taken and how many it has.  Every subtree is taken as the same
+    size (the "progress" measure of backtracking solvers): on the brute force's trees it
+    gives the tree's size within a factor of two after a few million nodes, where Knuth's
+    random probes (``cpkit.parallel.plan.estimate``) fall short by ten to a thousand times
+    (docs/algorithms.md, "Choosing the engine")."""
+    share, weight = 0.0, 1.0
+    for done, total in branches:
+        if total <= 0:
+            break
+        share += weight * min(max(done, 0), total) / total
+        weight /= total
+    return share
 
 
 def deepest_search(searches: Iterable[Any]) -> Any | None:
@@ -218,15 +241,14 @@ def warm_on_a_tiny_board(name: str, factory: Callable[..., Search]) -> float:
     return warm(name, run)
 
 
-def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
-              factory: Callable[..., Search], *, limit: int | None, time_limit: float | None,
-              count_only: bool, on_solution: Callable[[BoardSolution], None] | None,
-              on_progress: Callable[[dict[str, int]], None] | None = None
-              ) -> tuple[RootChain, DriveOutcome, list[BoardSolution]]:
-    """Search every root in one ``drive`` loop.  ``factory(sub, store=..., on_orientations=...)``
-    builds the search of the puzzle ``sub`` (the root's placements as hints).  Solutions go to
-    ``on_solution`` if given, else into the returned list unless ``count_only``.
-    ``on_progress`` gets ``RootChain.progress()`` after every slice of the search."""
+def root_chain(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
+               factory: Callable[..., Search], *, count_only: bool,
+               on_solution: Callable[[BoardSolution], None] | None
+               ) -> tuple[RootChain, list[BoardSolution]]:
+    """The searches of every root, one after the other, not started yet.
+    ``factory(sub, store=..., on_orientations=...)`` builds the search of the puzzle ``sub``
+    (the root's placements as hints).  Solutions go to ``on_solution`` if given, else into the
+    returned list unless ``count_only``."""
     solutions: list[BoardSolution] = []
     emit = on_solution if on_solution is not None else solutions.append
     store = on_solution is not None or not count_only
@@ -236,7 +258,18 @@ def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
         return factory(sub, store=store, on_orientations=lambda row, sub=sub: emit(
             sub.solution_from_orientations(row)))
 
-    chain = RootChain(roots, make)
+    return RootChain(roots, make), solutions
+
+
+def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
+              factory: Callable[..., Search], *, limit: int | None, time_limit: float | None,
+              count_only: bool, on_solution: Callable[[BoardSolution], None] | None,
+              on_progress: Callable[[dict[str, int]], None] | None = None
+              ) -> tuple[RootChain, DriveOutcome, list[BoardSolution]]:
+    """Search every root (``root_chain``) in one ``drive`` loop.  ``on_progress`` gets
+    ``RootChain.progress()`` after every slice of the search."""
+    chain, solutions = root_chain(puzzle, roots, factory, count_only=count_only,
+                                  on_solution=on_solution)
     report = None if on_progress is None else (lambda: on_progress(chain.progress()))
     outcome = drive(chain.step, limit=limit, time_limit=time_limit, on_progress=report)
     return chain, outcome, solutions
@@ -272,13 +305,16 @@ def solve(puzzle: EdgeMatchingPuzzle, engine_fn: Callable[..., Result], *,
     solution once up to the board's rotations; "raw": every rotated copy).  With hints the hints
     fix the board and both modes count the solutions that respect them (reported as "hints").
     ``first`` stops at the first solution (``limit=1``).  Solutions go to ``on_solution`` as they
-    are found if given, else into the result (unless ``count_only``)."""
+    are found if given, else into the result (unless ``count_only``).  ``em_auto.choose``
+    passes an engine function that may return the engine it chose instead of a result."""
     if first:
         limit = 1 if limit is None else min(limit, 1)
     check_unique(unique)
     roots = puzzle.symmetry_roots(unique)
     result = engine_fn(puzzle, roots=roots, limit=limit, time_limit=time_limit,
                        count_only=count_only, on_solution=on_solution, **engine_options)
+    if not isinstance(result, Result):
+        return result               # ``em_auto.Choice``: the engine for a split run, not a run
     result.unique = puzzle.effective_unique(unique)
     result.options.setdefault("unique", unique)
     result.options["roots"] = len(roots)

@@ -15,7 +15,9 @@ import numpy as np
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_backtrack_kernel as K
-from .edge_matching import BufferedSearch, run_roots, warm_on_a_tiny_board, with_deepest
+from .driver import DriveOutcome
+from .edge_matching import (BufferedSearch, RootChain, run_roots, tree_share,
+                            warm_on_a_tiny_board, with_deepest)
 
 ENGINE = "backtrack"
 BUFFER = 1024
@@ -86,6 +88,22 @@ class BacktrackSearch(BufferedSearch):
     def deepest(self) -> int:
         return int(self.counters[K.CT_DEEPEST])
 
+    def explored(self) -> float:
+        """The share of the search tree behind the current node in depth-first order
+        (``tree_share``); a depth's branches are its candidate list, used tiles included."""
+        if self.finished:
+            return 1.0
+        dep = self.dep.reshape(-1, K.DEP_STRIDE)
+        n_values = self.a.n_values
+        branches = []
+        for d in self.free_depths[self.free_depths < int(self.state[K.ST_DEPTH])]:
+            w, s = dep[d, K.D_WEST], dep[d, K.D_SOUTH]
+            key = dep[d, K.D_KEY_BASE] + (dep[w, K.D_EAST] if w >= 0 else 0) * n_values + \
+                (dep[s, K.D_NORTH] if s >= 0 else 0)
+            start = int(self.list_start[key])
+            branches.append((int(dep[d, K.D_PTR]) - 1 - start, int(self.list_start[key + 1]) - start))
+        return tree_share(branches)
+
     def statistics(self) -> dict[str, int]:
         """The brute force places every tile by a choice: nothing is propagated (the key is
         there so that every numba engine's JSON has it)."""
@@ -110,6 +128,21 @@ def jit_seconds() -> float:
     return warm_on_a_tiny_board("em-backtrack", BacktrackSearch)
 
 
+def search_factory(options: dict) -> Callable[..., BacktrackSearch]:
+    """What builds one root's search (``edge_matching.root_chain``); the brute force has no
+    options."""
+    return BacktrackSearch
+
+
+def result_of(puzzle: EdgeMatchingPuzzle, chain: RootChain, outcome: DriveOutcome,
+              solutions: list[BoardSolution], jit: float, options: dict) -> Result:
+    """The ``Result`` of a finished or stopped brute-force ``chain``."""
+    stats = Stats(nodes=chain.total("nodes"), extra={"propagated": 0})
+    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
+                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
+                               solutions, stats, {}, puzzle.name), puzzle, chain)
+
+
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
           on_solution: Callable[[BoardSolution], None] | None = None,
@@ -119,7 +152,4 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     chain, outcome, solutions = run_roots(puzzle, roots, BacktrackSearch, limit=limit,
                                           time_limit=time_limit, count_only=count_only,
                                           on_solution=on_solution, on_progress=on_progress)
-    stats = Stats(nodes=chain.total("nodes"), extra={"propagated": 0})
-    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
-                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
-                               solutions, stats, {}, puzzle.name), puzzle, chain)
+    return result_of(puzzle, chain, outcome, solutions, jit, {})

@@ -20,13 +20,62 @@ from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..propagators import colorpair as cp
 from ..result import Result, Stats
 from . import _em_cp_kernel as K
-from .edge_matching import (DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
-                            with_deepest)
+from .driver import DriveOutcome
+from .edge_matching import (DEFAULT_SHAVE, BufferedSearch, RootChain, run_roots, shave_limit,
+                            tree_share, with_deepest)
 from .jit import warm
 
 ENGINE = "cp"
 BUFFER = 1024
-DEFAULT_HEURISTIC = "min-expected-gap"
+#: The order by default: chosen per board (``order_for``) between the paper's pair heuristic
+#: and the brute force's scan.
+AUTO_ORDER = "auto"
+DEFAULT_HEURISTIC = AUTO_ORDER
+#: Every order by name: ``auto``, then the kernel's (the paper's four pair heuristics, ``scan``).
+HEURISTICS = (AUTO_ORDER, *K.HEURISTICS)
+#: ``auto`` scans when an inner cell with two known sides expects fewer candidates than this.
+SCAN_BELOW = 1.8
+
+
+def inner_candidates(puzzle: EdgeMatchingPuzzle) -> float:
+    """How many orientations an inner cell whose west and south sides are known expects to
+    fit: the inner tiles' four rotations each, times the chance that two sides drawn at random
+    from the board's inner edges (the inner tiles' sides and the frame tiles' inner sides) show
+    the same colour, squared (two sides to match)."""
+    sides: dict[int, int] = {}
+    inner = 0
+    for tile in puzzle.tiles:
+        grey = [s for s in range(4) if tile[s] == 0]
+        if not grey:
+            inner += 1
+            shown = list(tile)
+        elif len(grey) == 1:
+            shown = [tile[(grey[0] + 2) % 4]]
+        else:
+            continue
+        for colour in shown:
+            sides[colour] = sides.get(colour, 0) + 1
+    total = sum(sides.values())
+    if not total:
+        return 0.0
+    match = sum((n / total) ** 2 for n in sides.values())
+    return 4 * inner * match * match
+
+
+def order_for(puzzle: EdgeMatchingPuzzle) -> str:
+    """The order ``heuristic="auto"`` searches ``puzzle`` in: the brute force's column scan
+    when an inner cell with two known sides expects fewer than ``SCAN_BELOW`` candidates (the
+    interior is tight: a region grown from the hinted corner, each tile meeting two placed
+    sides, fails fastest), else the paper's pair heuristic ``min-expected-gap``, which fills
+    the frame first and wins where the interior is loose (docs/algorithms.md, "Why the
+    default order loses")."""
+    return "scan" if inner_candidates(puzzle) < SCAN_BELOW else "min-expected-gap"
+
+
+def check_heuristic(heuristic: str) -> None:
+    if heuristic not in HEURISTICS:
+        raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
+                         f"{', '.join(HEURISTICS)}")
 DEFAULT_BACKJUMP = True
 DEFAULT_SHARED_EDGE = True
 DEFAULT_CYCLES = True
@@ -45,9 +94,9 @@ class CpSearch(BufferedSearch):
                  placements: tuple[Sequence[int], Sequence[int]] | None = None):
         """``placements`` (cells, orientations) replaces the puzzle's hints as the root
         placements (a split run's subproblem: a root plus the decisions that reach it)."""
-        if heuristic not in K.HEURISTICS:
-            raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
-                             f"{', '.join(K.HEURISTICS)}")
+        check_heuristic(heuristic)
+        if heuristic == AUTO_ORDER:
+            heuristic = order_for(puzzle)
         a = puzzle.arrays
         cp.check_fits(a)
         root_cells, root_oris = (a.hint_cell, a.hint_ori) if placements is None else placements
@@ -96,6 +145,17 @@ class CpSearch(BufferedSearch):
     @property
     def nodes(self) -> int:
         return int(self.g[K.G_NODES])
+
+    def explored(self) -> float:
+        """The share of the search tree behind the current node in depth-first order (0 to 1),
+        as if the subtrees of every node were the same size (``tree_share``)."""
+        if self.finished:
+            return 1.0
+        lv = int(self.g[K.O_LV])
+        rows = [lv + level * K.LV_STRIDE for level in range(int(self.g[K.G_LEVEL]))]
+        ends = [int(self.m[r + K.L_END]) for r in rows]
+        return tree_share([(int(self.m[r + K.L_PTR]) - 1 - base, end - base)
+                           for r, base, end in zip(rows, [0] + ends, ends)])
 
     @property
     def deepest(self) -> int:
@@ -152,20 +212,30 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     conflict-directed backjumping, section 5.2); ``shave`` (a limit L, ``"all"``, or 0 for none;
     section 6.2); the remaining-tile rules ``shared_edge`` and ``cycles`` (section 4.2); the pair
     ``heuristic`` (section 5.1)."""
-    if heuristic not in K.HEURISTICS:
-        raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
-                         f"{', '.join(K.HEURISTICS)}")
+    check_heuristic(heuristic)
     shave_limit(shave, 1)
     cp.check_fits(puzzle.arrays)    # before compiling anything
     jit = jit_seconds()
     options = dict(heuristic=heuristic, contradiction=contradiction,
                    instantiation=instantiation, preemption=preemption, opposite=opposite,
                    backjump=backjump, shave=shave, shared_edge=shared_edge, cycles=cycles)
-
-    chain, outcome, solutions = run_roots(puzzle, roots, partial(CpSearch, **options),
+    chain, outcome, solutions = run_roots(puzzle, roots, search_factory(options),
                                           limit=limit, time_limit=time_limit,
                                           count_only=count_only, on_solution=on_solution,
                                           on_progress=on_progress)
+    return result_of(puzzle, chain, outcome, solutions, jit, options)
+
+
+def search_factory(options: dict) -> Callable[..., CpSearch]:
+    """What builds one root's search with ``options`` (``solve``'s keywords), for
+    ``edge_matching.root_chain``."""
+    return partial(CpSearch, **options)
+
+
+def result_of(puzzle: EdgeMatchingPuzzle, chain: RootChain, outcome: DriveOutcome,
+              solutions: list[BoardSolution], jit: float, options: dict) -> Result:
+    """The ``Result`` of a finished or stopped ``chain`` searched with ``options``: every
+    root's statistics added up."""
     extra: dict = {}
     for s in chain.searches:
         for key, value in s.statistics().items():
@@ -173,7 +243,9 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                 extra[key] = [x + y for x, y in zip(extra.get(key, [0] * len(value)), value)]
             else:
                 extra[key] = extra.get(key, 0) + value
+    if options.get("heuristic", DEFAULT_HEURISTIC) == AUTO_ORDER:
+        extra["order"] = order_for(puzzle)
     stats = Stats(nodes=chain.total("nodes"), extra=extra)
     return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
                                outcome.complete, outcome.stop_reason, outcome.seconds, jit,
-                               solutions, stats, options, puzzle.name), puzzle, chain)
+                               solutions, stats, dict(options), puzzle.name), puzzle, chain)

@@ -34,8 +34,9 @@ from ..models.arrays import BoardArrays
 from ..models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ..result import Result, Stats
 from . import _em_edges_kernel as K
-from .edge_matching import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
-                            warm_on_a_tiny_board, with_deepest)
+from .driver import DriveOutcome
+from .edge_matching import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, RootChain, run_roots,
+                            shave_limit, tree_share, warm_on_a_tiny_board, with_deepest)
 
 ENGINE = "edges"
 #: dom/ddeg: fewer nodes than the paper's minDomain on nine of its ten Table 2 boards.
@@ -145,6 +146,16 @@ class EdgesSearch(BufferedSearch):
         return {"propagated": self.propagated, "failed_nodes": self.failed_nodes,
                 "shave_trials": self.shave_trials, "shave_removed": self.shave_removed}
 
+    def explored(self) -> float:
+        """The share of the search tree behind the current node in depth-first order
+        (``tree_share``)."""
+        if self.finished:
+            return 1.0
+        rows = [level * K.LV_STRIDE for level in range(int(self.state[K.ST_LEVEL]))]
+        return tree_share([(int(self.lv[r + K.L_PTR]) - 1 - level * self.cand_stride,
+                            int(self.lv[r + K.L_END]) - level * self.cand_stride)
+                           for level, r in enumerate(rows)])
+
     def stop_after(self, decisions: int) -> None:
         """Stop at every node reached by ``decisions`` branching placements (``at_stop`` is
         then True after ``step``; ``decisions()`` lists them) and leave it unsearched; 0: never
@@ -173,6 +184,23 @@ def jit_seconds() -> float:
     return warm_on_a_tiny_board("em-edges", EdgesSearch)
 
 
+def search_factory(options: dict) -> Callable[..., EdgesSearch]:
+    """What builds one root's search with ``options`` (``solve``'s keywords), for
+    ``edge_matching.root_chain``."""
+    return partial(EdgesSearch, **options)
+
+
+def result_of(puzzle: EdgeMatchingPuzzle, chain: RootChain, outcome: DriveOutcome,
+              solutions: list[BoardSolution], jit: float, options: dict) -> Result:
+    """The ``Result`` of a finished or stopped ``chain`` searched with ``options``."""
+    stats = Stats(nodes=chain.total("nodes"),
+                  extra={key: chain.total(key) for key in ("propagated", "failed_nodes",
+                                                         "shave_trials", "shave_removed")})
+    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
+                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
+                               solutions, stats, dict(options), puzzle.name), puzzle, chain)
+
+
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
           on_solution: Callable[[BoardSolution], None] | None = None,
@@ -187,16 +215,9 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     shave_limit(shave, 1)
     check_fits(puzzle.arrays)   # before compiling anything
     jit = jit_seconds()
-    make = partial(EdgesSearch, tiles=tiles, alldifferent=alldifferent, branching=branching,
-                   shave=shave)
-    chain, outcome, solutions = run_roots(puzzle, roots, make, limit=limit,
-                                          time_limit=time_limit, count_only=count_only,
-                                          on_solution=on_solution, on_progress=on_progress)
-    stats = Stats(nodes=chain.total("nodes"),
-                  extra={key: chain.total(key) for key in ("propagated", "failed_nodes",
-                                                         "shave_trials", "shave_removed")})
     options = {"tiles": tiles, "alldifferent": alldifferent, "branching": branching,
                "shave": shave}
-    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
-                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
-                               solutions, stats, options, puzzle.name), puzzle, chain)
+    chain, outcome, solutions = run_roots(puzzle, roots, search_factory(options), limit=limit,
+                                          time_limit=time_limit, count_only=count_only,
+                                          on_solution=on_solution, on_progress=on_progress)
+    return result_of(puzzle, chain, outcome, solutions, jit, options)

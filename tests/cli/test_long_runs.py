@@ -183,7 +183,7 @@ def test_monte_carlo_stops_at_the_time_limit_and_on_ctrl_c_with_its_estimate(tmp
     board = tmp_path / "b10.txt"
     assert run_cli("generate", "edge-matching", "--size", "10", "--border-colors", "11",
                    "--inner-colors", "11", "--seed", "1", "-o", str(board)).returncode == 0
-    many = ["match", str(board), "--monte-carlo", "100000000", "--json"]
+    many = ["match", str(board), "--engine", "cp", "--monte-carlo", "100000000", "--json"]
     began = time.perf_counter()
     proc = run_cli(*many, "--time-limit", "1")
     est = summary(proc.stdout)

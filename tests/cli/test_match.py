@@ -60,6 +60,18 @@ def test_json_summary_is_the_last_line(capsys, engine):
     assert (summary.get("propagated") == 0) == (engine == "backtrack")
 
 
+def test_the_default_engine_races_and_says_which_engine_answered_and_why(capsys):
+    status, out, _ = run(capsys, "match", SMALL, "--count-only", "--json", "--workers", "1")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert status == 0 and summary["complete"] and summary["engine"] in ("backtrack", "cp",
+                                                                         "edges")
+    assert summary["solutions"] == MANIFEST[SMALL.name]["counts"]["rotation"]
+    assert summary["engine_reason"] and set(summary["engine_race"]["engines"]) == {
+        "backtrack", "cp", "edges"}
+    status, out, _ = run(capsys, "match", SMALL, "--count-only")
+    assert status == 0 and re.search(r"engine (backtrack|cp|edges) chosen by auto: ", out), out
+
+
 @pytest.mark.parametrize("engine, effort", [("cpsat", r"[\d,]+ CP-SAT branches, search [\d.]+ s "
                                                       r"\([\d,]+ branches/s\)"),
                                             ("cp", r"[\d,]+ nodes, [\d,]+ propagated, search "
@@ -148,11 +160,12 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--engine", "alldiff", "--progress", "5"], "alldiff engine reports no progress"),
     ([SMALL, "--progress", "inf"], "progress must be True, False or a positive number"),
     ([SMALL, "--monte-carlo", "10", "--progress", "5"], "--progress applies to a search"),
-    ([SMALL, "--edge-filtering"], "--edge-filtering applies to the alldiff engine, not cp"),
-    ([SMALL, "--no-tile-rules"], "--no-tile-rules applies to the edges engine, not cp"),
+    ([SMALL, "--monte-carlo", "10"], "--monte-carlo estimates the tree of one engine"),
+    ([SMALL, "--edge-filtering"], "--edge-filtering applies to the alldiff engine, not auto"),
+    ([SMALL, "--no-tile-rules"], "--no-tile-rules applies to the edges engine, not auto"),
     ([SMALL, "--engine", "alldiff", "--alldifferent"],
      "--alldifferent applies to the edges engine, not alldiff"),
-    ([SMALL, "--branching", "min-domain"], "--branching applies to the edges engine, not cp"),
+    ([SMALL, "--branching", "min-domain"], "--branching applies to the edges engine, not auto"),
 ])
 def test_errors_are_one_line(capsys, args, match):
     one_line_error(capsys, "match", *args, match=match)
@@ -231,7 +244,7 @@ def test_the_cp_engine_refuses_a_board_whose_pair_sets_would_not_fit(capsys, tmp
     # 32 x 32 of 220 colours: 97,682 pairs, each with a set over the tiles and one over the
     # cells; the run took 2.1 GB before, 64 x 64 8 GB.
     big = generated(capsys, tmp_path, 32, 20, 200)
-    one_line_error(capsys, "match", big, "--first", "--workers", workers,
+    one_line_error(capsys, "match", big, "--engine", "cp", "--first", "--workers", workers,
                    match="1.5 GiB for this 32 x 32 board (at most 1 GiB)")
 
 
@@ -305,11 +318,14 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     terms and the run splits as finely as it plans to: at the first depth with 20,000
     subproblems, or the one above it if that first one holds more than ``MAX_OVERSHOOT``."""
     board = generated(capsys, tmp_path, 16, 2, 2)
-    status, out, _ = run(capsys, "match", board, "--monte-carlo", "2", "--json")
+    status, out, _ = run(capsys, "match", board, "--engine", "cp", "--monte-carlo", "2",
+                         "--json")
     estimate = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and estimate["estimated_nodes"] is None
-    status, out, _ = run(capsys, "match", board, "--workers", "2", "--time-limit", "2",
-                         "--count-only", "--json")
+    # The planning counts in the time limit and takes a share of it: 2 s left no time for a
+    # split (0 subproblems, the plan cut at 2 s); 8 s leave it its budget.
+    status, out, _ = run(capsys, "match", board, "--engine", "cp", "--workers", "2",
+                         "--time-limit", "8", "--count-only", "--json")
     summary = json.loads(out.strip().splitlines()[-1])
     assert status == 0 and summary["complete"] is False and summary["stop_reason"] == "time_limit"
     n = summary["subproblems"]

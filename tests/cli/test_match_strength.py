@@ -27,9 +27,9 @@ def summary(capsys):
                                    ["--no-shared-edge", "--no-cycles"],
                                    ["--no-backjump", "--shave", "3", "--heuristic", "min-offer"]])
 def test_switches_keep_the_count(board, capsys, flags):
-    assert main(["match", str(board), "--count-only", "--json"]) == 0
+    assert main(["match", str(board), "--engine", "cp", "--count-only", "--json"]) == 0
     expected = summary(capsys)
-    assert main(["match", str(board), "--count-only", "--json"] + flags) == 0
+    assert main(["match", str(board), "--engine", "cp", "--count-only", "--json"] + flags) == 0
     got = summary(capsys)
     assert got["solutions"] == expected["solutions"] > 0
     options = got["options"]
@@ -53,7 +53,9 @@ def test_the_edges_engine_shaves_with_the_same_count(board, capsys, limit):
 
 
 @pytest.mark.parametrize("flags, message", [
-    (["--shave", "-2"], "shaving limit"), (["--shave", "lots"], "shaving limit"),
+    (["--engine", "cp", "--shave", "-2"], "shaving limit"),
+    (["--engine", "cp", "--shave", "lots"], "shaving limit"),
+    (["--shave", "2"], "--shave applies to the cp and edges engines, not auto"),
     (["--engine", "backtrack", "--no-backjump"], "--no-backjump"),
     (["--engine", "cpsat", "--shave", "2"], "--shave"),
     (["--engine", "backtrack", "--shave", "2"], "cp and edges engines"),

@@ -28,8 +28,8 @@ from tests.robustness import run, start, summary, wait_for
 #: (command line, exact count): a split tiling count and a split edge-matching count.
 TILING_RUN = (["tile", TILING / "pentominoes_10x6.txt", "--engine", "dlx", "--workers", "2",
                "--count-only", "--json"], 2339)
-EM_RUN = (["match", EDGE_MATCHING / "gen_6_b4i5_s3.txt", "--workers", "2", "--count-only",
-           "--json"], 16)
+EM_RUN = (["match", EDGE_MATCHING / "gen_6_b4i5_s3.txt", "--engine", "cp", "--workers", "2",
+           "--count-only", "--json"], 16)
 
 
 def temporaries(ck: Path) -> list[Path]:
@@ -100,6 +100,19 @@ def test_kill_9_while_planning_and_while_writing_then_resume(tmp_path, board):
             break
     assert "planning" in hits and "writing" in hits, hits
     result = finish(args, ck)
+    assert result["complete"] and result["solutions"] == count
+
+
+def test_an_auto_run_killed_while_it_races_resumes_to_the_exact_count(tmp_path):
+    """``--engine auto`` races the engines before it splits: the checkpoint written as the run
+    starts names no engine yet, and resuming it races again (nothing was searched that the
+    new race could count twice)."""
+    args, count = EM_RUN
+    auto = [a for a in args if a not in ("--engine", "cp")]
+    ck = tmp_path / "run.ck"
+    assert kill_once(auto, ck, "planning", random.Random(7)) == "planning"
+    assert json.loads(ck.read_text())["options"]["engine"] == "auto"
+    result = finish(auto, ck)
     assert result["complete"] and result["solutions"] == count
 
 

@@ -86,6 +86,33 @@ def test_in_scan_order_cp_makes_fewer_nodes_than_the_brute_force():
         assert scan.stats.nodes < brute.stats.nodes, (seed, scan.stats.nodes, brute.stats.nodes)
 
 
+def test_the_expected_candidates_of_an_inner_cell_follow_the_colours():
+    # Four inner tiles of one colour: every rotation of each fits any two known sides.
+    plain = generate(4, border_colours=1, inner_colours=1, seed=0)
+    assert em_cp.inner_candidates(plain) == pytest.approx(16.0)
+    # More inner colours, fewer candidates; a board without inner tiles expects none.
+    assert em_cp.inner_candidates(generate(8, border_colours=4, inner_colours=12, seed=1)) < \
+        em_cp.inner_candidates(generate(8, border_colours=4, inner_colours=6, seed=1))
+    assert em_cp.inner_candidates(generate(2, border_colours=1, inner_colours=1, seed=0)) == 0
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n, border, inner, seed, order", [
+    (6, 4, 7, 101, "scan"), (7, 4, 8, 101, "scan"),                  # tight interiors
+    (6, 6, 6, 101, "min-expected-gap"), (6, 4, 5, 3, "min-expected-gap"),
+])
+def test_the_default_order_is_the_scan_or_the_papers_by_board(n, border, inner, seed, order):
+    """``heuristic="auto"`` searches exactly as the order it picks (the other boards keep the
+    paper's order, node for node), and counts as the brute force."""
+    puzzle = generate(n, border_colours=border, inner_colours=inner, seed=seed)
+    assert em_cp.order_for(puzzle) == order
+    default = solve(puzzle, engine="cp", count_only=True)
+    named = solve(puzzle, engine="cp", count_only=True, heuristic=order)
+    assert default.stats.extra["order"] == order and "order" not in named.stats.extra
+    assert (default.count, default.stats.nodes) == (named.count, named.stats.nodes)
+    assert default.count == solve(puzzle, engine="backtrack", count_only=True).count
+
+
 @pytest.mark.kernel
 def test_hints_are_respected():
     puzzle = generate(4, border_colours=2, inner_colours=3, seed=8)

@@ -1,0 +1,42 @@
+"""The em-auto suite: a miss is over twice the best engine's time (or the best plus a second on
+a sub-second board), counts must agree, and every engine and ``auto`` are measured side by
+side."""
+
+import pytest
+
+from cpkit.bench import em_auto
+from cpkit.models.em_generator import generate
+
+
+def test_auto_misses_only_past_twice_the_best_or_the_best_plus_a_second():
+    assert em_auto.verdict(10.0, 19.9, True) == pytest.approx((1.99, True))
+    assert em_auto.verdict(10.0, 20.5, True)[1] is False
+    assert em_auto.verdict(0.2, 1.1, True)[1] is True          # 5.5 times, but under 1.2 s
+    assert em_auto.verdict(0.2, 1.3, True)[1] is False
+    assert em_auto.verdict(1.0, 1.0, False) == (None, False)   # auto did not finish: a miss
+
+
+def runs(**counts):
+    return {label: {"count": count, "complete": complete, "done": complete}
+            for label, (count, complete) in counts.items()}
+
+
+def test_counts_must_agree_among_the_runs_that_finished():
+    assert em_auto._check_counts("b", "count", runs(backtrack=(4, True), cp=(2, False),
+                                                    auto=(4, True))) == "4"
+    assert em_auto._check_counts("b", "count", runs(backtrack=(3, False), cp=(2, False))) == \
+        ">= 3"
+    with pytest.raises(RuntimeError, match="disagree"):
+        em_auto._check_counts("b", "count", runs(backtrack=(4, True), auto=(3, True)))
+
+
+@pytest.mark.kernel
+def test_every_engine_and_auto_are_measured_on_a_board_and_agree():
+    puzzle = generate(5, border_colours=3, inner_colours=4, seed=3)
+    for mode in ("count", "first"):
+        measured = em_auto.measure(puzzle, mode, 20.0)
+        assert set(measured) == {label for label, _ in em_auto.ENGINES} | {"auto"}
+        assert all(r["done"] for r in measured.values())
+        assert measured["auto"]["engine"] in ("backtrack", "cp", "edges")
+        assert measured["auto"]["reason"]
+        em_auto._check_counts(puzzle.name, mode, measured)
