@@ -31,6 +31,7 @@ SUITES: dict[str, str] = {
     "parallel": "cpkit.bench.parallel:parallel_suite",
     "em": "cpkit.bench.edge_matching:em_suite",
     "tiling-fila": "cpkit.bench.fila:fila_suite",
+    "tiling-vs-polycube": "cpkit.bench.tiling_vs_polycube:tiling_vs_polycube_suite",
     "em-ablation": "cpkit.bench.em_ablation:ablation_suite",
     "em-hard": "cpkit.bench.em_hard:hard_suite",
     "em-rate": "cpkit.bench.edge_matching:rate_suite",

@@ -4,6 +4,11 @@ Each subcommand module has ``add_parser(subparsers)`` and ``run(args) -> int``; 
 assembles them, turns errors into one line and exit status 2 (DESIGN.md, "Errors"), and guards
 standard output: a closed pipe (``cpkit match ... | head -1``) or a full disk ends the run
 with one line and its own status, never a traceback (``EXIT_STATUSES``).
+
+Only the subcommand being run is imported: the others stand in the parser as their one-line
+summary (``SUMMARIES``), which is all ``cpkit --help`` shows of them.  Their modules import the
+engines' constants, hence numba and the kernels of every family (about a second on a loaded
+machine), which ``cpkit --version`` or a tiling run does not need.
 """
 
 from __future__ import annotations
@@ -19,7 +24,18 @@ from importlib import import_module
 
 from ..errors import CpkitError
 
-SUBCOMMANDS = ("tile", "cover", "match", "score", "compare", "generate", "bench", "render")
+#: Each subcommand and its summary (its module's parser takes the summary from here).
+SUMMARIES = {
+    "tile": "solve a tiling puzzle (polycube definition file)",
+    "cover": "solve an exact cover problem in Knuth's dlx1 format",
+    "match": "solve an edge-matching puzzle (Eternity II style)",
+    "score": "score an edge-matching board: its matched edges",
+    "compare": "run several engines on the same puzzles, side by side",
+    "generate": "generate puzzle instances",
+    "bench": "run a benchmark suite and record the results",
+    "render": "draw a solution of a puzzle to PNG or SVG",
+}
+SUBCOMMANDS = tuple(SUMMARIES)
 
 #: The exit statuses of every command (README, ``cpkit --help``).
 OUTPUT_FAILED = 74          # sysexits.h EX_IOERR
@@ -69,10 +85,25 @@ class GuardedOutput:
         return getattr(self._stream, name)
 
 
-@functools.lru_cache(maxsize=1)
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of every subcommand, built once a process (``main`` called again and again
-    in one process, as the tests do, built it each time: a hundred options)."""
+def command_of(argv: list[str] | None) -> str | None:
+    """The subcommand a command line runs (its first word that is not an option), if known."""
+    for word in sys.argv[1:] if argv is None else argv:
+        if not word.startswith("-"):
+            return word if word in SUMMARIES else None
+    return None
+
+
+def build_parser(argv: list[str] | None = None, *, every: bool = False) -> argparse.ArgumentParser:
+    """The parser for ``argv``: the full parser of the subcommand it runs (of every one with
+    ``every``), the others as their summaries."""
+    return _parser(command_of(argv), every)
+
+
+@functools.lru_cache(maxsize=None)
+def _parser(wanted: str | None, every: bool) -> argparse.ArgumentParser:
+    """The parser with ``wanted``'s options (every subcommand's with ``every``), built once a
+    process (``main`` called again and again in one process, as the tests do, built it each
+    time: a hundred options)."""
     parser = argparse.ArgumentParser(
         prog="cpkit",
         description="Constraint programming for tiling and edge-matching puzzles.",
@@ -83,8 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cpkit {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in SUBCOMMANDS:
-        import_module(f"{__name__}.{name}").add_parser(sub)
+    for name, summary in SUMMARIES.items():
+        if every or name == wanted:
+            import_module(f"{__name__}.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name, help=summary)
     return parser
 
 
@@ -95,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Inside the try: a Ctrl-C while the subcommands import numba (about a second) is an
         # interrupted run too, not a traceback.
-        args = build_parser().parse_args(argv)
+        args = build_parser(argv).parse_args(argv)
         terminate = _sigterm_as_ctrl_c()
         status = int(args.run(args) or 0)
         sys.stdout.flush()

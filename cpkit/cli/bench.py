@@ -7,12 +7,13 @@ from pathlib import Path
 from ..bench import SUITES, run_suite
 from ..errors import InputError
 from ..io.text import check_writable
+from . import SUMMARIES
 from .common import HelpFormatter
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "bench", help="run a benchmark suite and record the results",
+        "bench", help=SUMMARIES["bench"],
         description="Run a benchmark suite, print its tables, write the figures as JSON and "
                     "update the suite's section of docs/benchmarks.md (when run from a cpkit "
                     "checkout).  Ctrl-C or SIGTERM ends the whole suite and writes nothing.",

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import InputError
+from . import SUMMARIES
 from .common import HelpFormatter, positive_float, positive_int
 
 #: The subcommand that solves each family.
@@ -31,7 +32,7 @@ DISAGREE = 1
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "compare", help="run several engines on the same puzzles, side by side",
+        "compare", help=SUMMARIES["compare"],
         description="Run each named engine on each FILE, one process per run and one worker "
                     "each, and print one table: solutions, complete or why stopped, search "
                     "seconds, compile seconds, whole-process seconds, nodes and nodes per "

@@ -5,13 +5,14 @@ from __future__ import annotations
 from ..io.dlx_format import read_dlx
 from ..search import supported
 from . import long_runs
+from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish,
                      nodes_phrase, planning_phrase)
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "cover", help="solve an exact cover problem in Knuth's dlx1 format",
+        "cover", help=SUMMARIES["cover"],
         description="Count or list the exact covers of a dlx1 file: the item line (primary "
                     "items, then '|' and secondary items), then one option per line; '|' "
                     "starts a comment line.  Each solution is printed as its options, one per "

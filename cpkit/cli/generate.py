@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 
+from . import SUMMARIES
 from .common import HelpFormatter, positive_int
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("generate", help="generate puzzle instances",
+    p = sub.add_parser("generate", help=SUMMARIES["generate"],
                        description="Generate puzzle instances.", formatter_class=HelpFormatter)
     kinds = p.add_subparsers(dest="kind", metavar="KIND")
     kinds.required = True

@@ -14,13 +14,14 @@ from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, shave_setting
 from ..search.em_cp import DEFAULT_HEURISTIC, HEURISTICS, SCAN_BELOW
 from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
+from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, node_units,
                      nodes_phrase, non_negative_int, planning_phrase, render_first)
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "match", help="solve an edge-matching puzzle (Eternity II style)",
+        "match", help=SUMMARIES["match"],
         description="Find, count or enumerate the solutions of an edge-matching puzzle "
                     "(docs/formats.md: the native format of Benoist's benchmarks, Heule's "
                     "layout (hint count, hints, tiles), Gallicchio's .puz ('W H', tiles) and "

@@ -10,12 +10,13 @@ from ..io.edge_matching import looks_like_edge_matching
 from ..io.polycube import read_polycube
 from ..io.text import read_text
 from ..search.tiling import UNIQUE_MODES
+from . import SUMMARIES
 from .common import HelpFormatter, announce_compiles, positive_float, positive_int
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "render", help="draw a solution of a puzzle to PNG or SVG",
+        "render", help=SUMMARIES["render"],
         description="Solve a tiling puzzle (polycube definition file) or an edge-matching "
                     "puzzle (any layout 'cpkit match' reads) up to its K-th solution and draw "
                     "that solution: a flat puzzle as a grid of lettered, coloured cells; a 3D "

@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 
 from ..io.edge_matching import FORMATS
+from . import SUMMARIES
 from .common import HelpFormatter
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "score", help="score an edge-matching board: its matched edges",
+        "score", help=SUMMARIES["score"],
         description="Score a board of an edge-matching puzzle as the Eternity II community "
                     "does: the edges between two cells whose tiles show the same colour, out "
                     "of all the board's inner edges (480 on 16 x 16).  Also printed: the "

@@ -10,13 +10,14 @@ from ..result import count_phrase
 from ..search import supported
 from ..search.tiling import UNIQUE_MODES
 from . import long_runs
+from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
                      non_negative_int, planning_phrase, positive_int, render_first)
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser(
-        "tile", help="solve a tiling puzzle (polycube definition file)",
+        "tile", help=SUMMARIES["tile"],
         description="Find, count or enumerate the tilings of a polyomino/polycube puzzle given "
                     "as a polycube definition file (docs/formats.md).  Solutions are printed "
                     "as letter grids, z-layers side by side, top row first.",
@@ -26,7 +27,8 @@ def add_parser(sub) -> None:
                    help="search engine: dlx (dancing links), fila (FILA alone, at most 256 "
                         "free cells), hybrid (DLX places the first pieces, FILA the last "
                         "--fila-at), cpsat (OR-Tools), auto (a hybrid configuration chosen from "
-                        "the puzzle's size, dimension and pieces; see docs/algorithms.md)")
+                        "the puzzle's geometry and estimates of candidate searches, in the "
+                        "orientation they favour; see docs/algorithms.md)")
     p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
                    help="what counts as distinct: raw (every symmetric copy), rotation (up to "
                         "the region's rotations, flips of a flat puzzle included), mirror (also "
@@ -48,6 +50,14 @@ def add_parser(sub) -> None:
                    help="hybrid/auto: switch from DLX to FILA when N pieces remain (N >= the "
                         "number of pieces: FILA from the start; 0: DLX only; default: the "
                         "latest point where the free cells fit a 64-bit word)")
+    p.add_argument("--orientation", choices=("auto", "file"), default=None,
+                   help="auto: search the puzzle turned (or mirrored) as its geometry and "
+                        "estimates of the candidate searches suggest, whatever way the file "
+                        "draws it (solutions are printed as the file draws them); file: search "
+                        "it as drawn (default: auto; as drawn when --heuristic or --fila-at is "
+                        "given, which may name the file's axes, and for --limit N in one "
+                        "process: the choice prices the whole search, not the first "
+                        "solutions)")
     p.add_argument("--nof", action=argparse.BooleanOptionalAction, default=None,
                    help="FILA's neighbour occupancy filtering: image lists per occupancy of the "
                         "target's face neighbours; never changes fits, saves no-fits (default: "
@@ -169,10 +179,18 @@ def run(args) -> int:
         proof = f" (proved by {note}, no search needed)" if note else ""
         text = (f"{puzzle.name}: {count_phrase(result.count)} ({result.unique}){proof}, {state}; "
                 f"engine {result.engine}, {search_effort(result)}, "
-                f"search {result.seconds:.3f} s{planning_phrase(result)}, "
+                f"search {result.seconds:.3f} s{planning_phrase(result)}{choice_phrase(result)}, "
                 f"jit {result.jit_seconds:.2f} s")
         status = max(status, finish(result, args.json, text))
     return status
+
+
+def choice_phrase(result) -> str:
+    """The automatic configuration's choice in the summary line (``, choosing 0.04 s``): the
+    filters of the orientations it compared and its estimates, which the search seconds leave
+    out."""
+    seconds = result.stats.extra.get("choice_seconds")
+    return "" if seconds is None else f", choosing {seconds:.2f} s"
 
 
 def search_effort(result) -> str:
@@ -185,15 +203,15 @@ def search_effort(result) -> str:
 
 #: Which engine takes which search option.
 ENGINE_OPTIONS = {"dlx": ("heuristic",), "fila": ("heuristic", "nof"),
-                  "hybrid": ("heuristic", "fila_at", "nof"), "auto": ("heuristic", "fila_at", "nof"),
-                  "cpsat": ()}
+                  "hybrid": ("heuristic", "fila_at", "nof"),
+                  "auto": ("heuristic", "fila_at", "nof", "orientation"), "cpsat": ()}
 
 
 def engine_options(args) -> dict:
     """The search options given on the command line, checked against the chosen engine."""
     from ..errors import InputError
 
-    given = {name: getattr(args, name) for name in ("heuristic", "fila_at", "nof")
+    given = {name: getattr(args, name) for name in ("heuristic", "fila_at", "nof", "orientation")
              if getattr(args, name) is not None}
     accepted = ENGINE_OPTIONS.get(args.engine, ())
     for name in given:
@@ -214,6 +232,8 @@ def configuration_line(result) -> str:
         return ""
     parts = [f"heuristic {options['heuristic']}", f"FILA when {options['fila_at']} pieces "
              f"remain", f"NOF {'on' if options.get('nof') else 'off'}"]
+    if "orientation" in extra:
+        parts.insert(0, f"puzzle {extra['orientation']}")
     if "max_subproblem_cells" in extra:
         parts.append(f"{extra['fila_subproblems']:,} FILA subproblem(s) of at most "
                      f"{extra['max_subproblem_cells']} cells")

@@ -38,6 +38,26 @@ def pentominoes_one_sided(long: int, short: int) -> Puzzle:
                   name=f"pentominoes_onesided_{long}x{short}")
 
 
+def pentominoes_box(x: int, y: int, z: int) -> Puzzle:
+    """The 12 pentominoes in an x by y by z box (3x4x5, 2x5x6, 2x3x10: the three boxes they
+    fill), free to turn in space."""
+    return Puzzle(_pieces(PENTOMINOES), box=(x, y, z), name=f"pentominoes_{x}x{y}x{z}")
+
+
+def pentominoes_8x8_centre_hole() -> Puzzle:
+    """The 12 pentominoes in an 8x8 square with a 2x2 hole in the centre (Dudeney's board)."""
+    region = {(x, y, 0) for x in range(8) for y in range(8)} - \
+        {(x, y, 0) for x in (3, 4) for y in (3, 4)}
+    return _box_with_region(_pieces(PENTOMINOES), (8, 8, 1), region,
+                            "pentominoes_8x8_centre_hole")
+
+
+def pentominoes_and_tetromino(tetromino: str, box: tuple[int, int, int], name: str) -> Puzzle:
+    """The 12 pentominoes and one tetromino filling a box of 64 cells."""
+    return Puzzle(_pieces(PENTOMINOES) + _pieces({tetromino: TETROMINOES[tetromino]}), box=box,
+                  name=name)
+
+
 def pt12_diamond() -> Puzzle:
     """12 pentominoes + 5 tetrominoes in the 13x13 diamond with its 5-cell centre removed."""
     region = set(diamond(6)) - {(6, 6, 0), (5, 6, 0), (7, 6, 0), (6, 5, 0), (6, 7, 0)}
@@ -66,6 +86,19 @@ def bundled() -> dict[str, tuple[Puzzle, str]]:
     for x, y in ((10, 6), (12, 5), (15, 4), (20, 3)):
         out[f"pentominoes_{x}x{y}.txt"] = (pentominoes(x, y), f"The 12 pentominoes in a {x}x{y} "
                                                               f"box ({y} wide, {x} high).")
+    for x, y, z in ((3, 4, 5), (2, 5, 6), (2, 3, 10)):
+        out[f"pentominoes_{x}x{y}x{z}.txt"] = (pentominoes_box(x, y, z),
+                                               f"The 12 pentominoes in a {x}x{y}x{z} box.")
+    out["pentominoes_8x8_centre_hole.txt"] = (pentominoes_8x8_centre_hole(),
+                                              "The 12 pentominoes in an 8x8 square with a 2x2 "
+                                              "hole in the centre.")
+    out["pentominoes_square_8x8.txt"] = (
+        pentominoes_and_tetromino("o", (8, 8, 1), "pentominoes_square_8x8"),
+        "The 12 pentominoes and the square tetromino in an 8x8 square (Dana Scott's puzzle, "
+        "the square anywhere).")
+    out["pentominoes_l_2x4x8.txt"] = (
+        pentominoes_and_tetromino("l", (2, 4, 8), "pentominoes_l_2x4x8"),
+        "The 12 pentominoes and the L tetromino in a 2x4x8 box.")
     out["pentominoes_onesided_30x3.txt"] = (pentominoes_one_sided(30, 3),
                                             "The 18 one-sided pentominoes in a 30x3 box "
                                             "(3 wide, 30 high).")

@@ -77,11 +77,20 @@ def group(kind: str) -> tuple[np.ndarray, ...]:
 
 def orientations(cells: Iterable[Cell], kind: str) -> list[Shape]:
     """Distinct normalized orientations of ``cells`` under ``group(kind)``, in group order."""
+    return list(_orientations(tuple(tuple(int(v) for v in c) for c in cells), kind))
+
+
+@lru_cache(maxsize=4096)
+def _orientations(cells: tuple[Cell, ...], kind: str) -> tuple[Shape, ...]:
+    """``orientations`` of one drawing of a piece, computed once per process: a puzzle builds
+    them for every piece, and the automatic configuration builds a puzzle per orientation."""
+    arr = np.asarray(cells, dtype=np.int64).reshape(-1, 3)
     seen: dict[Shape, None] = {}
-    cells = list(cells)
     for m in group(kind):
-        seen.setdefault(normalize(transform(cells, m)), None)
-    return list(seen)
+        moved = arr @ m.T
+        moved -= moved.min(axis=0)
+        seen.setdefault(tuple(sorted(map(tuple, moved.tolist()))), None)
+    return tuple(seen)
 
 
 def canonical(cells: Iterable[Cell], kind: str) -> Shape:

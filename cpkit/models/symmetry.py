@@ -26,6 +26,7 @@ has a trivial stabiliser and ``H_P`` is the whole group).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -69,11 +70,26 @@ def puzzle_symmetries(puzzle: Puzzle, unique: str) -> list[Symmetry]:
         if np.any(moved.max(axis=0) >= box) or \
                 np.any(grid[moved[:, 0], moved[:, 1], moved[:, 2]] < 0):
             continue
-        ok = all(canon_count.get(canonical(transform(s.orientations[0], m), piece_kind)) == s.count
+        ok = all(canon_count.get(_canonical_after(s.orientations[0], m, piece_kind)) == s.count
                  for s in puzzle.shapes)
         if ok:
             out.append(Symmetry(m, shift, bool(round(np.linalg.det(m)) == -1)))
     return out
+
+
+def _canonical_after(cells, m: np.ndarray, kind: str):
+    """``canonical(transform(cells, m), kind)`` for a signed permutation ``m``, from the two
+    canonical forms of the piece (as drawn, mirrored), without transforming it: ``m`` either
+    belongs to the pieces' group or is a reflection of it (for one-sided pieces, a matrix that
+    keeps the plane; any other falls back to transforming)."""
+    if kind == "mirror":
+        return canonical(cells, kind)
+    if kind == "planar" and abs(m[2, 2]) != 1:
+        return canonical(transform(cells, m), kind)
+    part = m if kind == "rotations" else m[:2, :2]
+    if round(np.linalg.det(part)) == 1:
+        return canonical(cells, kind)
+    return canonical(transform(cells, np.diag([-1, 1, 1])), kind)
 
 
 def image_permutation(puzzle: Puzzle, symmetries: list[Symmetry]) -> np.ndarray:
@@ -145,6 +161,15 @@ class RedundancyPlan:
         return True
 
 
+def _by_cells(puzzle: Puzzle, shape: int) -> np.ndarray:
+    """The images of ``shape`` in the order of their sorted cell numbers, compared as tuples."""
+    img = puzzle.images
+    ids = np.flatnonzero(img.shape == shape)
+    size = puzzle.shapes[shape].size
+    cells = img.cell_idx[img.cell_ptr[ids][:, None] + np.arange(size)]
+    return ids[np.lexsort(cells.T[::-1])]
+
+
 def _branching(cells) -> int:
     """Largest number of face neighbours any cell of the piece has within it."""
     cs = set(map(tuple, cells))
@@ -158,7 +183,7 @@ def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
     images it keeps.  ``allowed`` restricts the candidate images (earlier filters).
     ``between`` is called between the steps (it may raise to end a run's set-up: on 40,000
     monominoes each step takes seconds)."""
-    syms = puzzle_symmetries(puzzle, unique)
+    syms = _symmetries(puzzle, unique)
     between()
     n_img = len(puzzle.images)
     allowed = np.ones(n_img, dtype=bool) if allowed is None else allowed
@@ -167,7 +192,7 @@ def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
     if len(syms) == 1:
         return RedundancyPlan(syms, np.arange(n_img)[None, :], None, -1, everything, True, 1.0,
                               shape_of)
-    perm = image_permutation(puzzle, syms)
+    perm = _permutation(puzzle, unique)
     between()
     name_to_shape = {n: s.index for s in puzzle.shapes for n in s.names}
     if piece not in (None, "auto"):
@@ -182,42 +207,79 @@ def plan_redundancy(puzzle: Puzzle, unique: str, piece: str | None = "auto",
         candidates = []
     else:
         candidates = [s.index for s in puzzle.shapes if s.count == 1]
-    best = None
+    options = _options(puzzle, syms, perm, candidates, allowed)
+    if not options:
+        return RedundancyPlan(syms, perm, None, -1, everything, False, float(len(syms)),
+                              shape_of)
+    _, s, reps, n_h, residual = options[0]
+    kept = shape_of != s
+    kept[reps] = True
+    exact = n_h == len(syms) and residual == 1.0
+    return RedundancyPlan(syms, perm, puzzle.shapes[s].names[0], s, kept, exact, residual,
+                          shape_of)
+
+
+def piece_choices(puzzle: Puzzle, unique: str, allowed: np.ndarray | None = None
+                  ) -> list[tuple[str, int]]:
+    """Every piece the filter can constrain, best first by the rule of ``"auto"``, with the
+    number of its images the filter keeps."""
+    syms = _symmetries(puzzle, unique)
+    if len(syms) == 1:
+        return []
+    perm = _permutation(puzzle, unique)
+    allowed = np.ones(len(puzzle.images), dtype=bool) if allowed is None else allowed
+    candidates = [s.index for s in puzzle.shapes if s.count == 1]
+    return [(puzzle.shapes[s].names[0], len(reps))
+            for _, s, reps, _, _ in _options(puzzle, syms, perm, candidates, allowed)]
+
+
+@lru_cache(maxsize=16)
+def _symmetries(puzzle: Puzzle, unique: str) -> list[Symmetry]:
+    """The symmetries, once per puzzle and counting mode (the automatic configuration plans
+    several pieces of each orientation it estimates)."""
+    return puzzle_symmetries(puzzle, unique)
+
+
+@lru_cache(maxsize=16)
+def _permutation(puzzle: Puzzle, unique: str) -> np.ndarray:
+    """The image permutation of ``_symmetries``, once per puzzle and counting mode."""
+    return image_permutation(puzzle, _symmetries(puzzle, unique))
+
+
+def _options(puzzle: Puzzle, syms: list[Symmetry], perm: np.ndarray, candidates: list[int],
+             allowed: np.ndarray) -> list[tuple]:
+    """(score, shape, kept images, symmetries acting on it, residual) for each candidate shape
+    with an allowed image, best score first: the symmetries that keep the shape should be the
+    whole group, then each kept image's stabiliser small (1: every class found exactly once),
+    then the piece large, branched (Westen's choice of the Tetris Cube's L, which the FILA
+    seed found three times faster than polycube's G), with many orientations and few images
+    kept, then by name."""
+    n_img = len(puzzle.images)
+    shape_of = puzzle.images.shape.astype(np.int64)
+    out = []
     for s in candidates:
         # Symmetries that map this shape to itself: they act on its images.
         h_ok = [h for h in range(len(syms)) if np.all(shape_of[perm[h, shape_of == s]] == s)]
         mine = np.flatnonzero((shape_of == s) & allowed)
         if len(mine) == 0:
             continue
-        mine_set = set(mine.tolist())
-        reps, stab_sizes, seen = [], [], set()
-        for i in mine.tolist():
-            if i in seen:
-                continue
-            orbit = {int(perm[h, i]) for h in h_ok}
-            seen |= orbit
-            # A sound earlier filter keeps or drops whole orbits (symmetric copies of a solution
-            # are solutions); if it split one, that orbit is in no solution and any member will do.
-            rep = min(orbit & mine_set, key=lambda j: tuple(puzzle.images.cells_of(j).tolist()))
-            reps.append(rep)
-            stab_sizes.append(sum(1 for h in h_ok if perm[h, rep] == rep))
-        if not reps:
-            continue
+        # Each orbit's representative: its member with the smallest cell numbers (as a sorted
+        # tuple) among those allowed.  A sound earlier filter keeps or drops whole orbits
+        # (symmetric copies of a solution are solutions); if it split one, that orbit is in no
+        # solution and any member will do.
+        by_cells = _by_cells(puzzle, s)
+        rank = np.full(n_img, len(by_cells), dtype=np.int64)
+        rank[by_cells] = np.arange(len(by_cells))
+        rank[~allowed] = len(by_cells)
+        acting = perm[h_ok]
+        reps = by_cells[np.unique(rank[acting[:, mine]].min(axis=0))]
+        stab_sizes = (acting[:, reps] == reps).sum(axis=0)
         shape = puzzle.shapes[s]
         residual = float(np.mean(stab_sizes))
         score = (-len(h_ok), residual, -shape.size, -_branching(shape.orientations[0]),
                  -len(shape.orientations), len(reps), shape.names[0])
-        if best is None or score < best[0]:
-            best = (score, s, reps, len(h_ok), residual)
-    if best is None:
-        return RedundancyPlan(syms, perm, None, -1, everything, False, float(len(syms)),
-                              shape_of)
-    _, s, reps, n_h, residual = best
-    kept = shape_of != s
-    kept[reps] = True
-    exact = n_h == len(syms) and residual == 1.0
-    return RedundancyPlan(syms, perm, puzzle.shapes[s].names[0], s, kept, exact, residual,
-                          shape_of)
+        out.append((score, s, reps, len(h_ok), residual))
+    return sorted(out, key=lambda option: option[0])
 
 
 def canonical_tiling_key(image_ids, perm: np.ndarray) -> tuple:

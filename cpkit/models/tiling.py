@@ -266,24 +266,33 @@ class Puzzle:
         bound = sum(len(s.orientations) for s in self.shapes) * int(np.prod(self.box))
         if bound > MAX_IMAGES and self._count_images() > MAX_IMAGES:
             raise InputError(f"the puzzle is too large: more than {MAX_IMAGES:,} piece images")
-        grid = self.index_grid
         X, Y, Z = self.box
+        # Cells by their flat box index x + X (y + Y z): a translation adds its own flat index,
+        # so an orientation's cells, sorted by it, stay sorted in every translation, and region
+        # cells (numbered in the same order) need no sort.
+        flat_grid = self.index_grid.transpose(2, 1, 0).ravel()
+        stride = np.array([1, X, X * Y], dtype=np.int64)
+        translations: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         shape_l, orient_l, offset_l, cells_l = [], [], [], []
         for s in self.shapes:
             for o, orient in enumerate(s.orientations):
                 arr = np.array(orient, dtype=np.int64)
-                ext = arr.max(axis=0) + 1
+                ext = tuple(int(v) for v in arr.max(axis=0) + 1)
                 if ext[0] > X or ext[1] > Y or ext[2] > Z:
                     continue
-                tz, ty, tx = np.meshgrid(np.arange(Z - ext[2] + 1), np.arange(Y - ext[1] + 1),
-                                         np.arange(X - ext[0] + 1), indexing="ij")
-                t = np.stack([tx.ravel(), ty.ravel(), tz.ravel()], axis=1)
-                pos = t[:, None, :] + arr[None, :, :]
-                idx = grid[pos[..., 0], pos[..., 1], pos[..., 2]]
+                if ext not in translations:
+                    tz, ty, tx = np.meshgrid(np.arange(Z - ext[2] + 1),
+                                             np.arange(Y - ext[1] + 1),
+                                             np.arange(X - ext[0] + 1), indexing="ij")
+                    t = np.stack([tx.ravel(), ty.ravel(), tz.ravel()], axis=1)
+                    translations[ext] = (t, t @ stride)
+                t, t_flat = translations[ext]
+                d = np.sort(arr @ stride)
+                idx = flat_grid[t_flat[:, None] + d[None, :]]
                 ok = np.all(idx >= 0, axis=1)
                 if not np.any(ok):
                     continue
-                idx = np.sort(idx[ok], axis=1)
+                idx = idx[ok]
                 shape_l.append(np.full(len(idx), s.index, dtype=np.int32))
                 orient_l.append(np.full(len(idx), o, dtype=np.int32))
                 offset_l.append(t[ok].astype(np.int32))

@@ -28,6 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import InputError
+from ..models import reorient
 from ..models.tiling import Puzzle
 from ..result import Result, Stats
 from ..search import _dlx_kernel as dlx_kernel
@@ -59,6 +60,9 @@ class HybridTree:
         self.search, self.jit_seconds = hybrid.build_search(
             puzzle, config, front.keep, store=True, **engine_options)
         self._sink: Callable[[np.ndarray], None] = lambda ids: None
+        self.turn: reorient.Turn | None = None        # set when the puzzle was turned
+        self.choice = None                              # the automatic configuration, if any
+        self.orientation = "file"
         self.search.on_images = lambda ids: self._sink(ids)
 
     # ------------------------------------------------------------------ helpers
@@ -89,7 +93,10 @@ class HybridTree:
         return self.front.counts(ids)
 
     def decode(self, solution: list[int]):
-        return self.puzzle.tiling_from_images(np.asarray(solution, dtype=np.int64))
+        """A solution (puzzle images) as a tiling, in the frame of the file the puzzle was
+        turned from, if it was (``turn``: the automatic orientation)."""
+        tiling_ = self.puzzle.tiling_from_images(np.asarray(solution, dtype=np.int64))
+        return tiling_ if self.turn is None else reorient.tiling_back(tiling_, self.turn)
 
     # ------------------------------------------------------------------ the protocol
     def frontier(self, depth: int, store: bool, cancel: Callable[[], bool] | None = None,
@@ -223,13 +230,39 @@ class HybridTree:
 
 def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> HybridTree:
     """The ``Splittable`` for ``model`` under the solve options of the hybrid engine ``engine``
-    (``hybrid``, ``auto``, or ``fila`` for FILA alone)."""
-    from ..search import fila
+    (``hybrid``, ``auto``, or ``fila`` for FILA alone).  ``auto`` searches the puzzle in the
+    orientation and configuration ``search.autoconfig`` chooses (the same in every process:
+    the choice is deterministic), and decodes solutions back into the file's frame."""
+    from ..search import auto, fila
 
     options = dict(options)
+    orientation = options.pop("orientation", "auto")
+    if engine == "auto":
+        choice = auto.choice_for(model, orientation=orientation, **options)
+        if choice is not None:
+            config = choice.config
+            options.update(heuristic=str(config.schedule), fila_at=config.fila_at,
+                           nof=config.nof, redundancy=choice.redundancy)
+            tree = _prepare(choice.candidate.puzzle, options, engine, choice.front)
+            tree.turn = choice.candidate.turn
+            tree.jit_seconds += choice.jit_seconds
+            tree.choice = choice
+            tree.orientation = orientation
+            return tree
+    return _prepare(model, options, engine)
+
+
+def _prepare(model: Puzzle, options: dict[str, Any], engine: str,
+             front: tiling.Front | None = None) -> HybridTree:
+    """``prepare`` on the puzzle as given (``front``: its preparation, if made already)."""
+    from ..search import fila
+
     engine_fn = fila.solve_tiling if engine == FILA_ALONE else hybrid.solve_tiling
-    front = tiling.prepare(model, engine_name=engine, engine_fn=engine_fn, **options)
-    engine_options = dict(front.engine_options)
+    if front is None:
+        front = tiling.prepare(model, engine_name=engine, engine_fn=engine_fn, **options)
+        engine_options = dict(front.engine_options)
+    else:
+        engine_options = front.searched_with(options)
     heuristic = engine_options.pop("heuristic", "f" if engine == FILA_ALONE else None)
     fila_at = model.n_pieces if engine == FILA_ALONE else engine_options.pop("fila_at", None)
     nof = engine_options.pop("nof", None)
@@ -263,11 +296,16 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
         elif config.fila_at > 0:
             stats.extra["fila_at"] = config.fila_at
         stats.extra.update(front.extra)
+        if tree.choice is not None:
+            stats.extra.update(tree.choice.report())
         stats.extra["found"] = total.found
         result = Result("tiling", config.engine(p), unique, total.count, complete, stop_reason,
                         seconds, front.jit_seconds + tree.jit_seconds + jit_seconds, solutions,
                         stats, options, model.name)
         result.options.update(front_options)
+        if tree.choice is not None:
+            result.options.update(configuration=tree.choice.config.reason,
+                                  orientation=tree.orientation)
         return result
 
     tree = HybridTree(model, front, config, engine_options, make_result)

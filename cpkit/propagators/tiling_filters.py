@@ -260,7 +260,7 @@ def parity_infeasible(puzzle: Puzzle) -> bool:
 
 
 # ---------------------------------------------------------------------- flood fill (numba)
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def volumes_ok(open_cell, nb_ptr, nb_idx, achievable_row, stack, seen):
     """Flood-fill the open cells; False as soon as a region's volume is not achievable.
 

@@ -72,6 +72,10 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     name = AUTO.get(family, engine) if engine == "auto" else engine
     fn = check_options(family, name, options)
     if family == "tiling":
+        if name == "auto":
+            from . import auto
+
+            return auto.solve(model, fn, **options)
         from . import tiling
 
         return tiling.solve(model, fn, engine_name=name, **options)
@@ -85,12 +89,17 @@ def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:
     return fn(model, **options)
 
 
-def _front(family: str) -> tuple[Callable[..., Any] | None, tuple[str, ...], tuple[str, ...]]:
-    """The family's front (None for exact covers), the names it takes that no signature shows,
-    and the engine parameters it fills in itself."""
+def _front(family: str, name: str = "") -> tuple[Callable[..., Any] | None, tuple[str, ...],
+                                               tuple[str, ...]]:
+    """The family's front for engine ``name`` (None for exact covers), the names it takes that
+    no signature shows, and the engine parameters it fills in itself."""
     if family == "tiling":
         from . import tiling
 
+        if name == "auto":
+            from . import auto
+
+            return auto.solve, tiling.FRONT_BUILT, tiling.FRONT_SUPPLIED
         return tiling.solve, tiling.FRONT_BUILT, tiling.FRONT_SUPPLIED
     if family == "edge_matching":
         from . import edge_matching
@@ -104,7 +113,7 @@ def check_options(family: str, name: str, options: dict[str, Any]) -> Callable[.
     option was found to be taken by it or by the family's front (here and in split runs, whose
     own preparation would otherwise fail with Python's TypeError on a misspelt keyword)."""
     fn = engine_function(family, name)
-    front, extra, supplied = _front(family)
+    front, extra, supplied = _front(family, name)
     _check_options(name, options, *filter(None, (fn, front)), extra=extra, supplied=supplied)
     return fn
 
@@ -120,7 +129,7 @@ def option_defaults(family: str, name: str) -> dict[str, Any]:
     front fills in.  An option left out and the same option given at its default then compare
     equal (a checkpoint made with ``heuristic`` unset was refused to a run that gave the dlx
     engine's default "s")."""
-    front, _, supplied = _front(family)
+    front, _, supplied = _front(family, name)
     defaults: dict[str, Any] = {}
     for fn in filter(None, (engine_function(family, name), front)):
         for p in inspect.signature(fn).parameters.values():

@@ -82,7 +82,7 @@ CELL_FILLED = np.uint8(0)
 CELL_OPEN = np.uint8(1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hide(p, length, top, ulink, dlink):
     """Remove every node of the option of node ``p``, except ``p`` itself, from its item list."""
     q = p + 1
@@ -99,7 +99,7 @@ def _hide(p, length, top, ulink, dlink):
             q += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unhide(p, length, top, ulink, dlink):
     q = p - 1
     while q != p:
@@ -115,7 +115,7 @@ def _unhide(p, length, top, ulink, dlink):
             q -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cover(i, llink, rlink, length, top, ulink, dlink):
     p = dlink[i]
     while p != i:
@@ -127,7 +127,7 @@ def _cover(i, llink, rlink, length, top, ulink, dlink):
     llink[rgt] = lft
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _uncover(i, llink, rlink, length, top, ulink, dlink):
     lft = llink[i]
     rgt = rlink[i]
@@ -139,7 +139,7 @@ def _uncover(i, llink, rlink, length, top, ulink, dlink):
         p = ulink[p]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _commit(x, llink, rlink, length, need, top, ulink, dlink):
     """Account for the items of option ``x`` other than the branching item (X5)."""
     p = x + 1
@@ -154,7 +154,7 @@ def _commit(x, llink, rlink, length, need, top, ulink, dlink):
             p += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _uncommit(x, llink, rlink, length, need, top, ulink, dlink):
     """Exact inverse of ``_commit`` (X6)."""
     p = x - 1
@@ -169,7 +169,7 @@ def _uncommit(x, llink, rlink, length, need, top, ulink, dlink):
             p -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _choose(kind, key_row, rlink, length, need):
     """X3: the item to branch on and its branching degree (``<= 0`` means a dead end)."""
     best = -1
@@ -216,7 +216,7 @@ def _choose(kind, key_row, rlink, length, need):
     return best, best_deg
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hide_option(p, llink, length, top, ulink, dlink):
     """Remove the whole option of node ``p`` (every node, ``p`` included) from the matrix."""
     _hide(p, length, top, ulink, dlink)
@@ -228,7 +228,7 @@ def _hide_option(p, llink, length, top, ulink, dlink):
     length[j] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _unhide_option(p, llink, length, top, ulink, dlink):
     j = top[p]
     u = ulink[p]
@@ -239,7 +239,7 @@ def _unhide_option(p, llink, length, top, ulink, dlink):
     _unhide(p, length, top, ulink, dlink)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _mark_cells(x, top, ulink, open_cell, n_cells, value):
     """Set ``open_cell`` of every cell item of option ``x`` to ``value``."""
     p = x
@@ -255,7 +255,7 @@ def _mark_cells(x, top, ulink, open_cell, n_cells, value):
             break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_data, vol_ach,
                     par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen, vstate, pstate, rpar,
                     do_parity, do_volume, ftrail, ftop):
@@ -293,14 +293,14 @@ def _filter_options(cfg, rlink, llink, length, top, ulink, dlink, row_of, opt_da
     return ftop
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_check(cfg):
     """Triggers and dynamic filters act while at least this many pieces remain."""
     return min(min(cfg[CF_PAR_TRIGGER_FROM], cfg[CF_VOL_TRIGGER_FROM]),
                min(cfg[CF_PAR_FILTER_FROM], cfg[CF_VOL_FILTER_FROM]))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _after_placement(level, cfg, chosen, counters, llink, rlink, length, top, ulink, dlink,
                      row_of, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack,
                      fseen, vstate, pstate, rpar, ftrail, ftop):
@@ -366,7 +366,7 @@ def _place(x, level, llink, rlink, length, need, top, ulink, dlink, row_of, opt_
     return vstate, pstate, rpar
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def search(llink, rlink, length, need, top, ulink, dlink, row_of,
            heur_of_level, heur_kind, heur_key,
            state, col_of, cur, mode, tweak_base, tweak_stack, chosen, fits, counters,
@@ -539,7 +539,7 @@ DESCENT_DEAD = 2       # the path ends in a dead end (no option, or a trigger fi
 DESCENT_MISMATCH = 3   # a recorded option is not a branch at its level (wrong model or options)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
             heur_of_level, heur_kind, heur_key,
             state, col_of, cur, mode, tweak_base, tweak_stack, chosen, counters,

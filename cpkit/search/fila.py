@@ -133,6 +133,18 @@ class FilaPlan:
                    first_cells(puzzle, rank), tuple(entry_h), ilsi_neighbours(puzzle),
                    bool(nof))
 
+    def e_below(self, pieces: int) -> np.ndarray:
+        """uint8 per level of a subproblem with ``pieces`` pieces: 1 if a deeper level uses E,
+        whose open-neighbour counts the search then keeps up to date on placing there."""
+        key = ("e_below", pieces)
+        if key not in self._levels:
+            uses_e = self.kinds[self.heuristic_of_level(pieces)] == K.HK_NEIGHBOURS
+            below = np.zeros(pieces + 1, dtype=np.uint8)
+            for level in range(pieces):
+                below[level] = bool(uses_e[level + 1:pieces].any())
+            self._levels[key] = below
+        return self._levels[key]
+
     def heuristic_of_level(self, pieces: int) -> np.ndarray:
         """``h`` at each level of a subproblem with ``pieces`` pieces (level ``l`` has
         ``pieces - l`` remaining)."""
@@ -162,6 +174,8 @@ class FilaProblem:
     limg: np.ndarray
     nbmask: np.ndarray
     order: np.ndarray
+    planes: np.ndarray          # open neighbours of each cell at the root (three bit planes)
+    e_below: np.ndarray         # [level]: a level below uses E (keep the planes up to date)
     nof: bool
     extra: dict = field(default_factory=dict)
 
@@ -219,14 +233,14 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
             break
         nof = False
         extra["nof_dropped"] = "too many list entries for NOF; solved without it"
-    n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order = built
+    n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order, planes = built
     if n_entries < 0:
         raise EngineUnavailable(f"the image lists of this problem need more than "
                                 f"{MAX_ENTRIES:,} entries")
     n_pieces = int(left.sum())
     return FilaProblem(w, cells, len(left), n_pieces, left, plan.heuristic_of_level(n_pieces),
                        plan.kinds, int(width), ilsi, lptr, nonempty, lmask, limg, nbmask, order,
-                       nof, extra)
+                       planes, plan.e_below(n_pieces), nof, extra)
 
 
 #: ``wtag`` for each word count: its length is the word count numba specialises on.
@@ -245,6 +259,7 @@ class FilaSearch:
         p = n_pieces
         self.n_pieces = p
         self.occ_stack = np.zeros((p + 1) * MAX_WORDS, dtype=np.uint64)
+        self.planes = np.zeros((p + 1) * 3 * MAX_WORDS, dtype=np.uint64)
         self.lv = np.zeros((p + 1, K.LV_SIZE), dtype=np.int64)
         self.chosen = np.zeros(p + 1, dtype=np.int32)
         self.path = np.full(p + 1, -1, dtype=np.int32)
@@ -276,6 +291,7 @@ class FilaSearch:
         self.occ_stack[:full] = 0
         if rest:
             self.occ_stack[full] = np.uint64(0xFFFFFFFFFFFFFFFF) << np.uint64(rest)
+        self.planes[:3 * w] = problem.planes
         self.state[:] = 0
         self.state[K.ST_AVAIL] = (1 << problem.n_shapes) - 1
         self.state[K.ST_STOP] = -1
@@ -314,9 +330,9 @@ class FilaSearch:
     def _run(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
         pr = self.problem
         return K.search(self.wtag, pr.n_cells, pr.n_shapes, pr.n_pieces, pr.width,
-                        pr.heur_of_level, pr.heur_kind, pr.lmask, pr.limg, pr.lptr,
+                        pr.heur_of_level, pr.heur_kind, pr.e_below, pr.lmask, pr.limg, pr.lptr,
                         pr.nonempty, pr.ilsi, pr.nbmask, pr.order, self.left,
-                        self.occ_stack, self.lv, self.chosen, self.attempts, self.fits,
+                        self.occ_stack, self.planes, self.lv, self.chosen, self.attempts, self.fits,
                         self.cand, self.state, self.counters, self.sol_buf, self.store,
                         max_in_buf, node_budget, self.path)
 

@@ -45,7 +45,10 @@ PLAN_AWARE_ENGINES = ("hybrid", "auto")
 #: than a signature could) for an engine without DLX triggers.
 FRONT_BUILT = ("parity_trigger", "volume_trigger")
 #: What the front hands the engines itself: a caller's value would clash with it.
-FRONT_SUPPLIED = ("engine_name", "keep", "on_images", "constrained")
+FRONT_SUPPLIED = ("engine_name", "keep", "on_images", "constrained", "prepared")
+#: The front's own parameters (``prepare``'s), which no engine takes.
+FRONT_PARAMETERS = ("unique", "redundancy", "volume_filter", "parity_filter", "fit_filter",
+                    "limit", "time_limit")
 
 
 def _filter_from(value: bool | int | None, pieces: int, what: str) -> int | None:
@@ -84,6 +87,14 @@ class Front:
     def front_options(redundancy, volume_filter, parity_filter, fit_filter) -> dict[str, Any]:
         return {"redundancy": redundancy, "volume_filter": volume_filter,
                 "parity_filter": parity_filter, "fit_filter": fit_filter}
+
+    def searched_with(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The engine's options for a search of this front prepared beforehand, without the
+        engine's own options (the automatic configuration prepares the orientations it
+        compares): the front's, and those of ``options`` (a solve call's) that are neither
+        the front's parameters nor built by it."""
+        return dict(self.engine_options, **{
+            k: v for k, v in options.items() if k not in FRONT_BUILT and k not in FRONT_PARAMETERS})
 
 
 def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., Result] | None = None,
@@ -185,7 +196,7 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
           volume_filter: bool | int = True, parity_filter: bool | int = True,
           fit_filter: bool = False, limit: int | None = None, time_limit: float | None = None,
           count_only: bool = False, on_solution: Callable[[Tiling], None] | None = None,
-          **engine_options: Any) -> Result:
+          prepared: Front | None = None, **engine_options: Any) -> Result:
     """Solve ``puzzle`` with ``engine_fn`` under counting mode ``unique``.
 
     ``redundancy``: ``"auto"`` (choose the piece), a piece name, or ``None`` (no piece is
@@ -195,6 +206,9 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
     ``fit_filter``: one-shot, repeated to a fixed point.  Other options go to the engine (e.g.
     ``heuristic``, ``parity_trigger=N``, ``volume_trigger=N`` for DLX; ``on_progress`` for the
     numba engines, whose figures then count the solutions as this front does).
+    ``prepared``: the front's preparation under these options, made already (the automatic
+    configuration prepares the orientations it compares) without the engine's own options,
+    which are taken from here.
     """
     front_options = Front.front_options(redundancy, volume_filter, parity_filter, fit_filter)
     # One flag for the set-up and the search: a Ctrl-C while the front prepares ends the set-up
@@ -203,11 +217,11 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
         clock = RunClock(time_limit, lambda: interrupt.raised)
         try:
             with setting_up(clock):
-                front = prepare(puzzle, engine_name=engine_name, engine_fn=engine_fn,
-                                unique=unique, redundancy=redundancy,
-                                volume_filter=volume_filter, parity_filter=parity_filter,
-                                fit_filter=fit_filter, limit=limit, time_limit=time_limit,
-                                **engine_options)
+                front = prepared or prepare(
+                    puzzle, engine_name=engine_name, engine_fn=engine_fn, unique=unique,
+                    redundancy=redundancy, volume_filter=volume_filter,
+                    parity_filter=parity_filter, fit_filter=fit_filter, limit=limit,
+                    time_limit=time_limit, **engine_options)
                 if front.proof is None and clock.over():
                     raise SetupStopped(clock.reason())
         except SetupStopped as stop:
@@ -216,18 +230,18 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, engine_name: str 
                                      options=front_options, name=puzzle.name)
         if front.proof is not None:
             return front.proof
+        searched = front.searched_with(engine_options) if prepared else front.engine_options
         return _search(puzzle, engine_fn, front, engine_name, unique, clock.left(), limit,
-                       count_only, on_solution, front_options)
+                       count_only, on_solution, front_options, searched)
 
 
 def _search(puzzle: Puzzle, engine_fn: Callable[..., Result], front: Front, engine_name: str,
             unique: str, time_limit: float | None, limit: int | None, count_only: bool,
             on_solution: Callable[[Tiling], None] | None,
-            front_options: dict[str, Any]) -> Result:
+            front_options: dict[str, Any], engine_options: dict[str, Any]) -> Result:
     """The engine's search over the images the front kept, its solutions counted as the
-    counting mode says."""
+    counting mode says, with ``engine_options``."""
     keep, extra, jit, check = front.keep, front.extra, front.jit_seconds, front.check
-    engine_options = front.engine_options
     counted = 0
     tilings: list[Tiling] = []
 

@@ -39,7 +39,7 @@ def test_a_split_run_says_how_long_it_planned(capsys):
     puzzle = str(TILING / "somacube.txt")
     _, split, _ = run(capsys, "tile", puzzle, "--count-only", "--workers", "2")
     _, alone, _ = run(capsys, "tile", puzzle, "--count-only", "--workers", "1")
-    planned = re.search(r"search [\d.]+ s, planning ([\d.]+) s, jit", split)
+    planned = re.search(r"search [\d.]+ s, planning ([\d.]+) s(, choosing [\d.]+ s)?, jit", split)
     assert planned and float(planned.group(1)) > 0
     assert "planning" not in alone and "480 solutions" in split and "480 solutions" in alone
 
@@ -119,7 +119,8 @@ def test_engines_through_the_cli(capsys, engine_args):
 def test_hybrid_stats_show_the_configuration(capsys):
     _, out, _ = run(capsys, "tile", str(TILING / "pentominoes_10x6.txt"), "--count-only",
                     "--stats")
-    assert "configuration: heuristic s:f=11; FILA when 11 pieces remain; NOF on" in out
+    assert "configuration: puzzle as drawn; heuristic s:f=11; FILA when 11 pieces remain; " \
+           "NOF on" in out
     assert "2,339 solutions" in out and "engine hybrid" in out
 
 
@@ -246,7 +247,7 @@ def test_ctrl_c_while_starting_up_is_one_line(monkeypatch, capsys):
     interrupted run, exit status 130 and one line, not a traceback through the imports."""
     import cpkit.cli
 
-    def interrupted_import():
+    def interrupted_import(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cpkit.cli, "build_parser", interrupted_import)
@@ -255,3 +256,31 @@ def test_ctrl_c_while_starting_up_is_one_line(monkeypatch, capsys):
     except KeyboardInterrupt:
         pytest.fail("the Ctrl-C left main as an exception (a traceback on the terminal)")
     assert status == 130 and out == "" and err == "cpkit: interrupted\n"
+
+
+def test_auto_turns_the_puzzle_but_prints_the_files_drawing(capsys, tmp_path):
+    """The 20 x 3 drawn 20 wide: ``auto`` searches it turned (``--stats`` says how), and prints
+    its solutions 20 wide, as the file draws it; ``--orientation file`` searches it as drawn;
+    the option belongs to the automatic engine."""
+    import numpy as np
+
+    from cpkit.io.polycube import read_polycube, write_polycube
+    from cpkit.models import reorient
+
+    puzzle = read_polycube(TILING / "pentominoes_20x3.txt")[0]
+    wide = reorient.turned(puzzle, reorient.Turn.of(np.array([[0, -1, 0], [1, 0, 0],
+                                                              [0, 0, 1]]), puzzle.box))
+    path = tmp_path / "wide.txt"
+    with open(path, "w") as fh:
+        write_polycube(wide, fh)
+    status, out, _ = run(capsys, "tile", str(path), "--show", "1", "--stats")
+    assert status == 0 and "configuration: puzzle turned (" in out and "2 solutions" in out
+    grid = out.split("solution 1:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(grid) == 3 and all(len(row.split()) == 20 for row in grid)
+    turned_fits = int(re.search(r"([\d,]+) fits,", out).group(1).replace(",", ""))
+    status, out, _ = run(capsys, "tile", str(path), "--count-only", "--stats", "--orientation",
+                         "file")
+    assert status == 0 and "configuration: heuristic" in out and "2 solutions" in out
+    assert int(re.search(r"([\d,]+) fits,", out).group(1).replace(",", "")) > 10 * turned_fits
+    status, _, err = run(capsys, "tile", str(path), "--engine", "dlx", "--orientation", "file")
+    assert status == 2 and "--orientation applies to the auto engines" in err

@@ -133,6 +133,53 @@ def test_resuming_in_tiny_slices_changes_nothing(tiling_instance):
         assert np.array_equal(sliced.fits, whole.fits)
 
 
+def open_neighbour_counts(search: fila.FilaSearch, level: int) -> dict[int, int]:
+    """Each hole's count of open neighbours as the planes of ``level`` hold it."""
+    pr = search.problem
+    W = pr.words
+    planes = search.planes[level * 3 * W:(level + 1) * 3 * W]
+    occ = search.occ_stack[level * W:(level + 1) * W]
+    counts = {}
+    for v in range(pr.n_cells):
+        w, bit = divmod(v, 64)
+        if not (int(occ[w]) >> bit) & 1:
+            counts[v] = sum(((int(planes[b * W + w]) >> bit) & 1) << b for b in range(3))
+    return counts
+
+
+@pytest.mark.parametrize("name, heuristic, words", [
+    ("somacube.txt", "e:f=2", None), ("tetriscube.txt", "s:e=5:f=3", None),
+    ("pentominoes_2x3x10.txt", "e", 2),
+])
+def test_open_neighbour_counts_follow_the_search(tiling_instance, name, heuristic, words):
+    """E reads each hole's open neighbours from bit planes the search updates as it places
+    images (and restores by level as it backtracks): at every node among the first 3,000
+    one at a time, where E reads them, they equal a count from the occupancy, for every
+    hole."""
+    puzzle = tiling_instance(name)
+    plan = fila.FilaPlan.build(puzzle, parse_schedule(heuristic, FILA_LETTERS))
+    problem = fila.compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
+                                   np.arange(len(puzzle.images)), fila.shape_counts(puzzle),
+                                   words=words)
+    W = problem.words
+    neighbours = [[u for u in range(problem.n_cells)
+                   if (int(problem.nbmask[v * W + u // 64]) >> (u % 64)) & 1]
+                  for v in range(problem.n_cells)]
+    search = fila.FilaSearch(problem.n_pieces, store=False)
+    search.load(problem)
+    checked = 0
+    for _ in range(3000):
+        level = search.level
+        if level < problem.n_pieces and \
+                problem.heur_kind[problem.heur_of_level[level]] == fila.K.HK_NEIGHBOURS:
+            counts = open_neighbour_counts(search, level)
+            assert counts == {v: sum(u in counts for u in neighbours[v]) for v in counts}
+            checked += 1
+        if search.step(1 << 40, 1)[0]:
+            break
+    assert checked > 300
+
+
 def test_limit_and_time_limit(tiling_instance):
     puzzle = tiling_instance("pentominoes_10x6.txt")
     result = fila.solve_tiling(puzzle, limit=5)

@@ -1,0 +1,168 @@
+"""Turning a tiling puzzle as a whole: the box, its region and its pieces under one of the 48
+rotations and reflections of the cubic lattice.
+
+Two uses.  The automatic engine (``cpkit.search.orientation``) solves a puzzle in the
+orientation that suits its search best and maps the solutions back; the benchmarks write a
+puzzle's file turned or mirrored (``turned``), to measure cpkit on files drawn another way.
+
+A ``Turn`` maps cell ``c`` of a box to ``matrix @ c + shift`` in the turned box: ``matrix`` is a
+signed permutation, ``shift`` puts the image back on non-negative coordinates.  ``oriented``
+builds the puzzle the search sees: region and stationary pieces turned, each mobile piece
+replaced by its canonical shape (``geometry.canonical``) under the pieces' own group, so that the
+search depends on the turned region and the set of pieces alone, not on how the file drew each
+piece (a piece's orientations are generated in an order that starts from its cells as given).
+Two files that are turns or mirror images of one another therefore have the same oriented
+puzzles (``distinct`` lists them, each with a key).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .geometry import Cell, canonical, group, normalize, transform
+from .tiling import Piece, Placement, Puzzle, Tiling
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The cell map ``c -> matrix @ c + shift`` from a box onto the turned box ``box``."""
+
+    matrix: tuple[tuple[int, int, int], ...]
+    shift: tuple[int, int, int]
+    box: tuple[int, int, int]
+
+    @classmethod
+    def of(cls, matrix: np.ndarray, box: tuple[int, int, int]) -> "Turn":
+        m = np.asarray(matrix, dtype=np.int64)
+        corner = m @ (np.array(box, dtype=np.int64) - 1)
+        shift = np.maximum(-corner, 0)
+        turned = np.abs(m) @ np.array(box, dtype=np.int64)
+        return cls(tuple(tuple(int(v) for v in row) for row in m),
+                   tuple(int(v) for v in shift), tuple(int(v) for v in turned))
+
+    @property
+    def is_identity(self) -> bool:
+        return self.matrix == ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+
+    @property
+    def reflection(self) -> bool:
+        return round(float(np.linalg.det(np.array(self.matrix)))) == -1
+
+    def cells(self, cells) -> list[Cell]:
+        """The turned cells (absolute positions in the turned box)."""
+        m = np.array(self.matrix, dtype=np.int64)
+        arr = np.asarray(list(cells), dtype=np.int64).reshape(-1, 3) @ m.T + np.array(self.shift)
+        return [tuple(int(v) for v in row) for row in arr]
+
+    def back(self, cells) -> list[Cell]:
+        """The inverse map: cells of the turned box back to the original box."""
+        m = np.array(self.matrix, dtype=np.int64)
+        arr = (np.asarray(list(cells), dtype=np.int64).reshape(-1, 3) - np.array(self.shift)) @ m
+        return [tuple(int(v) for v in row) for row in arr]
+
+    def describe(self) -> str:
+        """``x'=y, y'=-x, z'=z`` style: which original axis each turned axis follows."""
+        names = "xyz"
+        parts = []
+        for axis, row in enumerate(self.matrix):
+            col = next(i for i, v in enumerate(row) if v)
+            parts.append(f"{names[axis]}'={'-' if row[col] < 0 else ''}{names[col]}")
+        return ", ".join(parts)
+
+
+def all_turns(puzzle: Puzzle) -> list[Turn]:
+    """Every turn of the puzzle a search may use, each fitted to the puzzle's cells (free and
+    stationary: their bounding box goes to the origin).  All 48 for a puzzle whose pieces may
+    take any orientation; for a one-sided puzzle only those that keep the board in its plane,
+    face up (its pieces cannot be turned over, so a mirror image of the board must mirror the
+    pieces too, which ``oriented`` does); a flat free puzzle keeps its thin side along z
+    (``Puzzle.dimension`` and the 2D search configurations look at z)."""
+    every = _occupied(puzzle)
+    extent = every.max(axis=0) - every.min(axis=0) + 1
+    out = []
+    for m in group("mirror"):
+        if puzzle.one_sided and m[2, 2] != 1:
+            continue
+        moved = every @ m.T
+        low = moved.min(axis=0)
+        turn = Turn(tuple(tuple(int(v) for v in row) for row in m), tuple(int(v) for v in -low),
+                    tuple(int(v) for v in moved.max(axis=0) - low + 1))
+        if min(extent) == 1 and turn.box[2] != 1:
+            continue
+        out.append(turn)
+    return out
+
+
+def _occupied(puzzle: Puzzle) -> np.ndarray:
+    """The free cells and the stationary pieces' cells, as rows."""
+    return np.array(puzzle.cells + [c for p in puzzle.stationary_pieces for c in p.cells],
+                    dtype=np.int64).reshape(-1, 3)
+
+
+def turned(puzzle: Puzzle, turn: Turn, name: str | None = None) -> Puzzle:
+    """The puzzle with everything turned as drawn: what a file rotated or mirrored by hand
+    holds (mobile pieces keep their drawing, turned and moved to the origin)."""
+    pieces = [Piece(p.name, tuple(turn.cells(p.cells)), True) if p.stationary
+              else Piece(p.name, normalize(transform(p.cells, np.array(turn.matrix))))
+              for p in puzzle.pieces]
+    return _rebuilt(puzzle, pieces, turn, puzzle.name if name is None else name)
+
+
+def oriented(puzzle: Puzzle, turn: Turn) -> Puzzle:
+    """The puzzle the search sees in orientation ``turn``: the region turned, each mobile
+    piece's shape canonical (its file drawing no longer matters), names and order kept."""
+    forms = _piece_forms(puzzle)
+    pieces = []
+    for p in puzzle.pieces:
+        if p.stationary:
+            pieces.append(Piece(p.name, tuple(sorted(turn.cells(p.cells),
+                                                     key=lambda c: (c[2], c[1], c[0]))), True))
+        else:
+            pieces.append(Piece(p.name, forms[p.name][turn.reflection]))
+    return _rebuilt(puzzle, pieces, turn, puzzle.name)
+
+
+def distinct(puzzle: Puzzle) -> list[tuple[Turn, tuple]]:
+    """One turn per distinct oriented puzzle (the first in ``all_turns`` order) with a key
+    that tells the oriented puzzles apart (its box, free cells and pieces), computed without
+    building them.  A puzzle and any turn of it have the same keys and the same oriented
+    puzzles (the turns put the puzzle's cells at the origin, whatever box the file gave)."""
+    forms = _piece_forms(puzzle)
+    pieces = {flip: tuple((p.name, forms[p.name][flip]) for p in puzzle.mobile_pieces)
+              for flip in (False, True)}
+    coords = puzzle.cell_coords.astype(np.int64)
+    seen: dict[tuple, Turn] = {}
+    for turn in all_turns(puzzle):
+        moved = coords @ np.array(turn.matrix, dtype=np.int64).T + np.array(turn.shift)
+        moved = moved[np.lexsort((moved[:, 0], moved[:, 1], moved[:, 2]))]
+        k = (turn.box, moved.astype(np.int32).tobytes(), pieces[turn.reflection],
+             puzzle.one_sided, puzzle.mirror)
+        seen.setdefault(k, turn)
+    return [(turn, k) for k, turn in seen.items()]
+
+
+def _piece_forms(puzzle: Puzzle) -> dict[str, tuple]:
+    """Each mobile piece's canonical shape under the pieces' group, as drawn and mirrored: a
+    turn's pieces are the first when it is a rotation, the second when it is a reflection
+    (for one-sided pieces, a reflection of the board mirrors each piece)."""
+    kind = puzzle.group_kind
+    return {p.name: (canonical(p.cells, kind),
+                     canonical(transform(p.cells, np.diag([-1, 1, 1])), kind))
+            for p in puzzle.mobile_pieces}
+
+
+def _rebuilt(puzzle: Puzzle, pieces: list[Piece], turn: Turn, name: str) -> Puzzle:
+    """The turned puzzle: its free cells are the turned region, whether the puzzle was built
+    from a box (the free cells and the stationary pieces fill it, so the bounding box is the
+    turned box) or from a region (stationary pieces, if any, only drawn)."""
+    region = sorted(turn.cells(puzzle.cells), key=lambda c: (c[2], c[1], c[0]))
+    return Puzzle(pieces, region=region, one_sided=puzzle.one_sided, mirror=puzzle.mirror,
+                  name=name)
+
+
+def tiling_back(tiling: Tiling, turn: Turn) -> Tiling:
+    """A solution of the oriented puzzle as the same solution of the original one."""
+    return Tiling(tuple(Placement(pl.piece, tuple(turn.back(pl.cells)))
+                        for pl in tiling.placements))
