@@ -99,7 +99,7 @@ def missing() -> list[Table]:
 def _measure(boards, limit: float, kinds: tuple[str, ...]) -> tuple[list[list], list[list]]:
     """Run the brute force and every ``CONFIGS`` search on ``boards`` (``(kind, label, puzzle,
     colours)``): the table's rows, and the tally of verdicts by engine and kind of board."""
-    from ..api import solve
+    from cpkit.api import solve
 
     rows = []
     tally = {(kind, label): {"yes": 0, "no": 0, "open": 0}
@@ -146,7 +146,7 @@ def _generate_command(boards: list[tuple[int, int, int, int]]) -> str:
 
 
 def _generated(boards: list[tuple[int, int, int, int]]) -> list[tuple]:
-    from ..models.em_generator import generate
+    from cpkit.models.em_generator import generate
 
     out = []
     for side, border, inner, seed in boards:
@@ -161,7 +161,7 @@ RUN_NOTES = ("the file's corner hint fixed (the generated boards have none: a co
              "`solutions`: the count of every search that finished (>= the most any search "
              "found if none did).  Brute-force nodes: the column scan of the `em` suite, ours "
              "when it finished, else the published count (em-benchmarks README) or ours "
-             "recorded earlier (`RECORDED` in cpkit/bench/edge_matching.py), else the nodes "
+             "recorded earlier (`RECORDED` in benchmarks/edge_matching.py), else the nodes "
              "made before the limit (a lower bound).  `nodes` are placements made by branching "
              "(shaving trials are not counted).  A ratio marked >= or <= is a bound (one side "
              "hit its limit); none is given when both did.  The suite stops if two engines "
@@ -169,7 +169,7 @@ RUN_NOTES = ("the file's corner hint fixed (the generated boards have none: a co
 
 
 def paper_suite(quick: bool = False) -> list[Table]:
-    from ..io.edge_matching import read_edge_matching
+    from cpkit.io.edge_matching import read_edge_matching
 
     limit, files = limit_and_files(quick)
     if not files:
