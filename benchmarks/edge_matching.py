@@ -1,5 +1,5 @@
 """Edge-matching benchmark suite ``em``: the ColorPair CP engine against the brute force (numba and
-plain C), CP-SAT and the paper's published figures (issue: edge matching), and with shaving on
+plain C), CP-SAT and the paper's published figures, and with shaving on
 every cell against the same brute force.
 
 Instances: the paper's (the folder ``CPKIT_EM_BENCHMARKS`` names, not part of the repository; the
@@ -295,9 +295,9 @@ def em_suite(quick: bool = False) -> list[Table]:
     ]
 
 
-#: The configurations of ``em-rate``: the engine of issue 5 is the paper's sections 2 to 5.1
-#: (ColorPair rules, patterns, pair heuristics); backjumping and the remaining-tile rules came
-#: with the search-strength issue and cost time per node.
+#: The configurations of ``em-rate``: the engine the node-rate target is set for is the paper's
+#: sections 2 to 5.1 (ColorPair rules, patterns, pair heuristics); backjumping and the
+#: remaining-tile rules come on top and cost time per node.
 RATE_CONFIGS = [
     ("full engine (default)", {}),
     ("no backjumping", dict(backjump=False)),
@@ -336,7 +336,7 @@ def rate_suite(quick: bool = False) -> list[Table]:
          "nodes/s"], rows,
         [f"Each run stops after {limit:g} s (`CPKIT_BENCH_EM_SECONDS`) or when complete; "
          "nodes are branching placements, `propagated` the placements the instantiation rule "
-         "forced.  The target (issue 5) is 1,000,000 nodes/s on 8x8 boards for the engine of "
+         "forced.  The target is 1,000,000 nodes/s on 8x8 boards for the engine of "
          "the paper's sections 2 to 5.1; the paper's Java ran 100,000.  Generated boards: "
          + ", ".join(f"`cpkit generate edge-matching --size {s} --border-colors {b} "
                      f"--inner-colors {i} --seed {k}`" for s, b, i, k in RATE_GENERATED) + "."])]

@@ -1,5 +1,5 @@
 """The hardest edge-matching instances: the full CP engine against the brute force and CP-SAT,
-all solutions (Benoist & Bourreau section 6.1; issue: edge-matching search strength).
+all solutions (Benoist & Bourreau section 6.1).
 
 "Hard" means the brute-force backtracker needs over a minute to enumerate the board.  The
 paper's 7x7 boards E_7_3 and E_7_4 are such boards (E_7_1 and E_7_2 take it 5 and 30 s).  The

@@ -1,4 +1,4 @@
-"""Split-run benchmark: the same count with 1 and 2 workers (issue: long runs)."""
+"""Split-run benchmark: the same count with 1 and 2 workers."""
 
 from __future__ import annotations
 

@@ -65,7 +65,7 @@ def cold_jit_seconds(module: str) -> float:
 
 
 def dlx_suite(quick: bool = False) -> list[Table]:
-    """DLX against a plain C dancing-links program and CP-SAT, raw counts (issue: foundation)."""
+    """DLX against a plain C dancing-links program and CP-SAT, raw counts."""
     from cpkit.search import cpsat, dlx
 
     names = ["pentominoes_20x3.txt", "somacube.txt"] if quick else \
@@ -135,7 +135,7 @@ TC_CONFIGS = [
 
 
 def filters_suite(quick: bool = False) -> list[Table]:
-    """DLX with and without each filter and trigger (issue: tiling constraints)."""
+    """DLX with and without each filter and trigger."""
     from cpkit.search import solve
 
     plan = [("pentominoes_10x6.txt", FILTER_CONFIGS),

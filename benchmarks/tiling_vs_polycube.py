@@ -28,7 +28,7 @@ from . import Table, progress
 from . import polycube_ref as ref
 from .tiling import INSTANCES
 
-#: The puzzles: (label, bundled file).  The first twelve are the issue's list; the last two
+#: The puzzles: (label, bundled file).  The first twelve are the tiling targets' list; the last two
 #: were chosen for 10 to 100 s of polycube time.
 PUZZLES = [
     ("pentominoes 10 x 6", "pentominoes_10x6.txt"),
