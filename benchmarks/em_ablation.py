@@ -37,8 +37,8 @@ HEURISTIC_PAPER = {"min-expected-offer": "-22.75% nodes, -16.25% time",
 
 
 def instances(quick: bool):
-    """The study's instances: the paper's 7x7 E_7_1 and E_7_2 when the folder of the paper's instances holds them, and
-    generated boards (seeds named, so anyone can regenerate them)."""
+    """The study's instances: the paper's 7x7 E_7_1 and E_7_2 when the folder of the paper's
+    instances holds them, and generated boards (seeds named, so anyone can regenerate them)."""
     from cpkit.io.edge_matching import read_edge_matching
     from cpkit.models.em_generator import generate
 

@@ -1,7 +1,8 @@
 """Benchmark suite ``em-paper``: brute-force nodes per branching node on every one of the paper's
 48 instances (the target: at least 100 times fewer nodes than the brute-force backtracker on
-the paper's instances and on generated 7x7 to 9x9 boards), for the ColorPair CP engine by default and with shaving on every cell,
-and for the edge-filtering engine with and without shaving.
+the paper's instances and on generated 7x7 to 9x9 boards), for the ColorPair CP engine by
+default and with shaving on every cell, and for the edge-filtering engine with and without
+shaving.
 
 The ``em`` suite measures 13 of the 48 (the ten of the paper's Table 2 and the 7x7 and 8x8
 boards); this one all 48, and the ``em`` suite's generated 7x7 to 9x9 boards, the criterion's

@@ -45,8 +45,8 @@ def test_a_time_limit_that_is_not_a_positive_number_ends_the_suite_before_it_sta
     assert main(["em-speed", "--quick", "--json", str(figures),
                  "--markdown", str(tmp_path / "benchmarks.md")]) == 2
     err = capsys.readouterr().err
-    assert err == (f"benchmarks: error: CPKIT_BENCH_EM_SECONDS must be a positive number of seconds, "
-                   f"got {text!r}\n")
+    assert err == (f"benchmarks: error: CPKIT_BENCH_EM_SECONDS must be a positive number of "
+                   f"seconds, got {text!r}\n")
     assert not figures.exists()
 
 

@@ -1,5 +1,5 @@
-"""The section 6.2 study (`python -m benchmarks em-ablation --quick`): every configuration counts the same
-solutions (the suite raises otherwise), and its rows measure what their labels say."""
+"""The section 6.2 study (`python -m benchmarks em-ablation --quick`): every configuration counts
+the same solutions (the suite raises otherwise), and its rows measure what their labels say."""
 
 from benchmarks.em_ablation import VARIANTS, ablation_suite
 
