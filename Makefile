@@ -40,8 +40,14 @@ test-slow: $(STAMP)
 test-all: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# The benchmark suites (benchmarks/, not installed with cpkit): `make bench SUITE=tiling-dlx`,
+# options after BENCH_OPTIONS (`BENCH_OPTIONS=--quick`); without SUITE, the list of suites.
+SUITE ?=
+BENCH_OPTIONS ?=
 bench: $(STAMP)
-	$(BIN)/cpkit bench tiling-dlx
+	@if [ -z "$(SUITE)" ]; then $(BIN)/python -m benchmarks --help; \
+	  echo; echo "run one with: make bench SUITE=NAME [BENCH_OPTIONS=--quick]"; \
+	else $(BIN)/python -m benchmarks $(SUITE) $(BENCH_OPTIONS); fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

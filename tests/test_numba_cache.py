@@ -11,7 +11,7 @@ import time
 import pytest
 
 from cpkit import _numba_cache
-from cpkit.bench.jit import jit_suite
+from benchmarks.jit import jit_suite
 
 
 def _package(root, files):

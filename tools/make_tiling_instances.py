@@ -58,7 +58,7 @@ COMPUTED = {
     "pentominoes_2x3x10.txt": ({"rotation": 24}, _MIRROR_PAIRS),
     "pentominoes_l_2x4x8.txt": ({"rotation": 9468},
                                 "No published count is known to us: cpkit's, which polycube "
-                                "1.2.1 also finds (cpkit bench tiling-vs-polycube)."),
+                                "1.2.1 also finds (python -m benchmarks tiling-vs-polycube)."),
     "pt12_diamond.txt": ({"rotation": 7302},
                          "The FILA paper's PT case (51,184 solutions) uses a 13x13 diamond whose "
                          "5 removed centre cells the text does not give; this is the diamond "

@@ -32,10 +32,17 @@ SUMMARIES = {
     "score": "score an edge-matching board: its matched edges",
     "compare": "run several engines on the same puzzles, side by side",
     "generate": "generate puzzle instances",
-    "bench": "run a benchmark suite and record the results",
     "render": "draw a solution of a puzzle to PNG or SVG",
 }
 SUBCOMMANDS = tuple(SUMMARIES)
+
+#: Commands that are no longer part of the installed ``cpkit``, and where they are now: a
+#: script or a note that still runs one gets this line and exit status 2, not argparse's list
+#: of the other commands.  Not shown by ``cpkit --help``.
+MOVED = {
+    "bench": "the benchmark suites are not part of the installed cpkit: run "
+             "'python -m benchmarks SUITE' (or 'make bench SUITE=...') from a cpkit checkout",
+}
 
 #: The exit statuses of every command (README, ``cpkit --help``).
 OUTPUT_FAILED = 74          # sysexits.h EX_IOERR
@@ -87,9 +94,14 @@ class GuardedOutput:
 
 def command_of(argv: list[str] | None) -> str | None:
     """The subcommand a command line runs (its first word that is not an option), if known."""
+    word = _first_word(argv)
+    return word if word in SUMMARIES else None
+
+
+def _first_word(argv: list[str] | None) -> str | None:
     for word in sys.argv[1:] if argv is None else argv:
         if not word.startswith("-"):
-            return word if word in SUMMARIES else None
+            return word
     return None
 
 
@@ -129,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # Inside the try: a Ctrl-C while the subcommands import numba (about a second) is an
         # interrupted run too, not a traceback.
+        if _first_word(argv) in MOVED:
+            raise CpkitError(f"cpkit {_first_word(argv)}: {MOVED[_first_word(argv)]}")
         args = build_parser(argv).parse_args(argv)
         terminate = _sigterm_as_ctrl_c()
         status = int(args.run(args) or 0)

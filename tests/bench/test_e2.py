@@ -1,11 +1,11 @@
-"""``cpkit bench e2``: the optimiser's tables on Eternity II, every board scored again."""
+"""``python -m benchmarks e2``: the optimiser's tables on Eternity II, every board scored again."""
 
 from __future__ import annotations
 
 import pytest
 
-from cpkit.bench import e2
-from cpkit.bench.edge_matching import ETERNITY2
+from benchmarks import e2
+from benchmarks.edge_matching import ETERNITY2
 from cpkit.errors import InputError
 
 

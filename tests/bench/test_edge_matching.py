@@ -3,8 +3,8 @@ compares directly with ours (a hintless board once gave it no corner to fix: 3.5
 
 import pytest
 
-from cpkit.bench.edge_matching import run_c_reference, search_seconds, with_symmetry_hint
-from cpkit.bench.tiling import c_reference
+from benchmarks.edge_matching import run_c_reference, search_seconds, with_symmetry_hint
+from benchmarks.tiling import c_reference
 from cpkit.io.edge_matching import read_edge_matching
 from cpkit.search import solve
 from tests.conftest import EDGE_MATCHING
@@ -38,15 +38,15 @@ def test_a_hinted_board_goes_to_the_c_reference_unchanged(tmp_path):
 @pytest.mark.parametrize("text", ["abc", "0", "-3", "inf", "nan"])
 def test_a_time_limit_that_is_not_a_positive_number_ends_the_suite_before_it_starts(
         text, monkeypatch, capsys, tmp_path):
-    from cpkit.cli import main
+    from benchmarks.__main__ import main
 
     monkeypatch.setenv("CPKIT_BENCH_EM_SECONDS", text)
     figures = tmp_path / "em-speed.json"
-    assert main(["bench", "em-speed", "--quick", "--json", str(figures),
+    assert main(["em-speed", "--quick", "--json", str(figures),
                  "--markdown", str(tmp_path / "benchmarks.md")]) == 2
     err = capsys.readouterr().err
-    assert err == (f"cpkit: error: CPKIT_BENCH_EM_SECONDS must be a positive number of seconds, "
-                   f"got {text!r}\n")
+    assert err == (f"benchmarks: error: CPKIT_BENCH_EM_SECONDS must be a positive number of "
+                   f"seconds, got {text!r}\n")
     assert not figures.exists()
 
 

@@ -1,7 +1,7 @@
-"""The section 6.2 study (`cpkit bench em-ablation --quick`): every configuration counts the same
-solutions (the suite raises otherwise), and its rows measure what their labels say."""
+"""The section 6.2 study (`python -m benchmarks em-ablation --quick`): every configuration counts
+the same solutions (the suite raises otherwise), and its rows measure what their labels say."""
 
-from cpkit.bench.em_ablation import VARIANTS, ablation_suite
+from benchmarks.em_ablation import VARIANTS, ablation_suite
 
 
 def test_the_quick_study_runs_every_configuration_on_the_same_counts():

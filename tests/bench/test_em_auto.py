@@ -4,7 +4,7 @@ side."""
 
 import pytest
 
-from cpkit.bench import em_auto
+from benchmarks import em_auto
 from cpkit.models.em_generator import generate
 
 

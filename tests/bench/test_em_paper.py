@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from cpkit.bench.em_paper import BENOIST, paper_files, ratio_bound, solutions_text
+from benchmarks.em_paper import BENOIST, paper_files, ratio_bound, solutions_text
 
 
 @pytest.mark.parametrize("brute, brute_exact, nodes, nodes_exact, expected", [
@@ -50,7 +50,7 @@ def test_the_generated_suite_tallies_each_board_once_per_engine(monkeypatch):
     """``em-generated`` on one small board: every engine finishes, so every ratio is exact and
     its verdict is yes or no, and the solutions shown are the brute force's count."""
     import cpkit
-    from cpkit.bench import em_paper
+    from benchmarks import em_paper
     from cpkit.models.em_generator import generate
 
     monkeypatch.setattr(em_paper, "MORE_GENERATED", [(5, 3, 5, 1)])

@@ -3,8 +3,8 @@ engine's time against the CP engine's with the bounds a time limit allows."""
 
 import pytest
 
-from cpkit.bench.em_paper import BENOIST, ratio_bound
-from cpkit.bench.em_speed import fastest, geometric_mean, speed_suite
+from benchmarks.em_paper import BENOIST, ratio_bound
+from benchmarks.em_speed import fastest, geometric_mean, speed_suite
 
 
 def test_the_fastest_is_the_quickest_run_that_finished():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cpkit.bench.jit import jit_suite
+from benchmarks.jit import jit_suite
 
 
 def test_the_quick_suite_compiles_then_loads_the_brute_force_with_one_signature_per_helper():

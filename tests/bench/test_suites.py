@@ -1,14 +1,18 @@
 """``run_suite``: the tables go to standard output, the JSON file and the suite's own section of
-the markdown file; progress lines go to standard error only."""
+the markdown file; progress lines go to standard error only.  ``python -m benchmarks``: bad input
+is one line and exit status 2, before the suite runs."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 
 import pytest
 
-from cpkit import bench
+import benchmarks as bench
+import benchmarks.__main__ as command
 from cpkit.errors import InputError
 
 
@@ -37,11 +41,37 @@ def test_progress_goes_to_stderr_and_the_tables_everywhere_else(suite, capsys, t
                         r"two-boards: second \(2 of 2, \d+ s so far\)\n"
                         r"two-boards: summing up \(\d+ s so far\)\n", err)
     assert "so far" not in out and "| second | 2,000 | yes |" in out
-    assert "`cpkit bench two-boards --quick`" in out
+    assert "`python -m benchmarks two-boards --quick`" in out
     text = markdown.read_text()
     assert "old" not in text and "| first | 1,000 | yes |" in text and text.endswith("kept\n")
     figures = json.loads((tmp_path / "r.json").read_text())
     assert figures["suite"] == suite and figures["tables"][0]["rows"][1] == ["second", 2000, True]
+
+
+def test_the_command_refuses_a_figures_file_it_cannot_write_before_running(capsys):
+    assert command.main(["tiling-dlx", "--quick", "--json", "/proc/cpkit-test.json"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the figures" in err and "Traceback" not in err
+
+
+def test_the_command_writes_into_the_checkout_from_any_working_directory(suite, tmp_path,
+                                                                         monkeypatch):
+    """The default files are found from the package, not from the working directory."""
+    asked = []
+    monkeypatch.setattr(command, "run_suite", lambda *args, **kwargs: asked.append(args))
+    monkeypatch.chdir(tmp_path)
+    assert command.main([suite]) == 0
+    assert asked == [(suite, str(bench.ROOT / "benchmarks" / "results" / f"{suite}.json"),
+                      str(bench.ROOT / "docs" / "benchmarks.md"))]
+    assert (bench.ROOT / "docs" / "benchmarks.md").is_file()
+
+
+def test_the_help_lists_the_suites_and_the_outside_data():
+    text = subprocess.run([sys.executable, "-m", "benchmarks", "--help"], cwd=bench.ROOT,
+                          capture_output=True, text=True, check=True).stdout
+    assert all(name in text for name in bench.SUITES)
+    assert "CPKIT_EM_BENCHMARKS" in text and "the paper's instances" in text
+    assert "CPKIT_ETERNITY2" in text and "the Eternity II files" in text
 
 
 def test_an_unknown_suite_names_the_ones_there_are():

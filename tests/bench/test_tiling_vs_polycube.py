@@ -3,8 +3,8 @@ turned, its targets, and what it says when polycube cannot be built."""
 
 from __future__ import annotations
 
-from cpkit.bench import polycube_ref as ref
-from cpkit.bench import tiling_vs_polycube as suite
+from benchmarks import polycube_ref as ref
+from benchmarks import tiling_vs_polycube as suite
 from cpkit.io.polycube import read_polycube
 from cpkit.search import solve
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cpkit.bench.edge_matching import ETERNITY2
+from benchmarks.edge_matching import ETERNITY2
 from cpkit.cli import main
 from tests.cli.test_match import one_line_error, run
 

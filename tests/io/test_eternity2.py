@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from cpkit.api import load, score
-from cpkit.bench.edge_matching import ETERNITY2
+from benchmarks.edge_matching import ETERNITY2
 from cpkit.cli import main
 from cpkit.errors import InputError
 from cpkit.io.boards import format_board, load_board, parse_board, read_board

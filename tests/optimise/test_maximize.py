@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import cpkit
-from cpkit.bench.edge_matching import ETERNITY2
+from benchmarks.edge_matching import ETERNITY2
 from cpkit.io.edge_matching import write_native
 from cpkit.models.em_generator import generate
 from tests.cli.test_match import one_line_error, run

@@ -23,7 +23,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from cpkit.errors import InputError
 from . import Table, progress
 from .edge_matching import search_seconds
 from .em_paper import paper_files, ratio_bound
@@ -65,8 +65,8 @@ FEW_LIMIT_FACTOR = 15
 
 def boards(quick: bool) -> list[tuple[str, Any, str]]:
     """``(label, puzzle, colours)``: the paper's boards found, then the generated ones."""
-    from ..io.edge_matching import read_edge_matching
-    from ..models.em_generator import generate
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.models.em_generator import generate
 
     out = []
     for label, path in paper_files(["E_10_7", "E_9_4"] if quick else None):
@@ -88,7 +88,7 @@ def limits(quick: bool) -> dict[str, float]:
 def _run(puzzle, options: dict[str, Any], first: bool, limit: float):
     """The result of one run; a run of under ``SHORT`` seconds is made ``REPEATS`` times and
     its shortest kept: at a few milliseconds the machine's noise is as large as the run."""
-    from ..search import solve
+    from cpkit.search import solve
 
     best = None
     for _ in range(REPEATS):
@@ -145,7 +145,7 @@ def verdict(best: float, auto: float, auto_done: bool) -> tuple[float | None, bo
 
 def _warm_up() -> None:
     """Every engine's kernels loaded, and everything run once, before any measurement."""
-    from ..models.em_generator import generate
+    from cpkit.models.em_generator import generate
 
     tiny = generate(4, border_colours=2, inner_colours=3, seed=1)
     for mode, _ in MODES:
@@ -207,10 +207,10 @@ FEW_FRAME_COLOURS = [(8, 5, 9), (8, 6, 8), (9, 7, 12), (10, 8, 14)]
 def few_frame_colours(quick: bool, limit: float) -> Table:
     import tempfile
 
-    from ..io.edge_matching import write_native
-    from ..parallel.runner import run as default_solve
-    from ..models.em_generator import generate
-    from ..search import solve
+    from cpkit.io.edge_matching import write_native
+    from cpkit.parallel.runner import run as default_solve
+    from cpkit.models.em_generator import generate
+    from cpkit.search import solve
     from .edge_matching import run_c_reference, with_symmetry_hint
     from .tiling import c_reference
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 import tempfile
 
-from . import Table, progress
-from .tiling import ROOT, in_fresh_process
+from . import ROOT, Table, progress
+from .tiling import in_fresh_process
 
 BOARD = ROOT / "instances" / "edge_matching" / "gen_4_b2i3_s2.txt"
 TILING = ROOT / "instances" / "tiling" / "pentominoes_20x3.txt"

@@ -71,7 +71,7 @@ SEED_TABLE_2 = [
 
 
 def _solve(name: str, engine: str, options: dict[str, Any], **more: Any):
-    from ..search import solve
+    from cpkit.search import solve
 
     shown = ", ".join(f"{k}={v}" for k, v in {**options, **more}.items())
     progress(f"{name}, {engine}{' ' + shown if shown else ''}")
@@ -104,7 +104,7 @@ def table_1(quick: bool) -> Table:
 def speed_tables(quick: bool) -> list[Table]:
     """FILA against the plain C DLX on the raw 10x6 matrix, and our best configurations against
     polycube 2.0's published times."""
-    from ..search import fila
+    from cpkit.search import fila
 
     raw = _puzzle("pentominoes_20x3.txt" if quick else "pentominoes_10x6.txt")
     binary = c_reference()

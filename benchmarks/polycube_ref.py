@@ -1,4 +1,4 @@
-"""Busche's polycube 1.2.1, the reference program of ``cpkit bench tiling-vs-polycube``.
+"""Busche's polycube 1.2.1, the reference program of the suite ``tiling-vs-polycube``.
 
 polycube is GPL software and no part of cpkit: the benchmark builds it from its unmodified
 sources, kept outside the repository (``../shared/reference/polycube-1.2.1`` beside a checkout,
@@ -18,7 +18,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from . import ROOT
+
 SOURCES = ROOT.parent / "shared" / "reference" / "polycube-1.2.1"
 
 #: The best published configurations (the reference folder's README): 3D puzzles (the Tetris

@@ -51,8 +51,8 @@ PAPER = ["E_10_7", "E_9_4"]
 
 
 def _engines_table(quick: bool) -> Table:
-    from ..models.em_generator import generate
-    from ..search import solve
+    from cpkit.models.em_generator import generate
+    from cpkit.search import solve
 
     rows = []
     boards = GENERATED[:1 if quick else None]
@@ -86,8 +86,8 @@ def _engines_table(quick: bool) -> Table:
 
 
 def _paper_table() -> Table | None:
-    from ..io.edge_matching import read_edge_matching
-    from ..search import solve
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.search import solve
 
     rows = []
     for label in PAPER:
@@ -114,9 +114,9 @@ def _paper_table() -> Table | None:
 
 
 def _compiled_table(quick: bool, folder: Path, seconds: float) -> Table:
-    from ..api import solve as split_solve
-    from ..io.edge_matching import read_edge_matching
-    from ..search import solve
+    from cpkit.api import solve as split_solve
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.search import solve
 
     found, notes = _instances(quick, folder)
     rows = []
@@ -169,7 +169,7 @@ def _compiled_table(quick: bool, folder: Path, seconds: float) -> Table:
                  "2` adds singleton tests on the cells of at most two orientations (`--shave 2`; "
                  "its trials are placements too, counted apart from the nodes).  Brute-force "
                  "nodes: the published count (em-benchmarks README) where there is one, else "
-                 "ours, recorded earlier (`RECORDED` in cpkit/bench/edge_matching.py: the "
+                 "ours, recorded earlier (`RECORDED` in benchmarks/edge_matching.py: the "
                  "generated 8x8, over two workers) or run under the same limit (a lower bound "
                  "if it hit it).  The paper's nodes: Table 2's Choco model "
                  "(4-edge consistency, the complete AllDifferent, edge-colour variables)."])

@@ -1,4 +1,10 @@
-"""Named benchmark suites: run, print, and record the numbers.
+"""cpkit's benchmark suites: run, print, and record the numbers (``python -m benchmarks SUITE``).
+
+The suites live in the repository, not in the installed package: they measure cpkit against the
+C reference programs beside them (``benchmarks/*.c``), write their figures into
+``benchmarks/results/`` and their tables into ``docs/benchmarks.md``, all found from this
+folder (``ROOT``).  Data from outside the repository comes from the environment variables
+listed by ``python -m benchmarks --help``.
 
 A suite is a function returning a list of ``Table``s.  ``run_suite`` prints them, writes the raw
 figures as JSON, and replaces the suite's section of ``docs/benchmarks.md`` (between
@@ -23,25 +29,29 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from cpkit.errors import InputError
+
+#: The repository's root: the suites read its instances and C references, and write its
+#: results and docs.
+ROOT = Path(__file__).resolve().parent.parent
 
 SUITES: dict[str, str] = {
-    "tiling-dlx": "cpkit.bench.tiling:dlx_suite",
-    "tiling-filters": "cpkit.bench.tiling:filters_suite",
-    "parallel": "cpkit.bench.parallel:parallel_suite",
-    "em": "cpkit.bench.edge_matching:em_suite",
-    "tiling-fila": "cpkit.bench.fila:fila_suite",
-    "tiling-vs-polycube": "cpkit.bench.tiling_vs_polycube:tiling_vs_polycube_suite",
-    "em-ablation": "cpkit.bench.em_ablation:ablation_suite",
-    "em-hard": "cpkit.bench.em_hard:hard_suite",
-    "em-rate": "cpkit.bench.edge_matching:rate_suite",
-    "em-alldiff": "cpkit.bench.em_alldiff:alldiff_suite",
-    "em-paper": "cpkit.bench.em_paper:paper_suite",
-    "em-generated": "cpkit.bench.em_paper:generated_suite",
-    "em-speed": "cpkit.bench.em_speed:speed_suite",
-    "em-auto": "cpkit.bench.em_auto:auto_suite",
-    "jit": "cpkit.bench.jit:jit_suite",
-    "e2": "cpkit.bench.e2:e2_suite",
+    "tiling-dlx": "benchmarks.tiling:dlx_suite",
+    "tiling-filters": "benchmarks.tiling:filters_suite",
+    "parallel": "benchmarks.parallel:parallel_suite",
+    "em": "benchmarks.edge_matching:em_suite",
+    "tiling-fila": "benchmarks.fila:fila_suite",
+    "tiling-vs-polycube": "benchmarks.tiling_vs_polycube:tiling_vs_polycube_suite",
+    "em-ablation": "benchmarks.em_ablation:ablation_suite",
+    "em-hard": "benchmarks.em_hard:hard_suite",
+    "em-rate": "benchmarks.edge_matching:rate_suite",
+    "em-alldiff": "benchmarks.em_alldiff:alldiff_suite",
+    "em-paper": "benchmarks.em_paper:paper_suite",
+    "em-generated": "benchmarks.em_paper:generated_suite",
+    "em-speed": "benchmarks.em_speed:speed_suite",
+    "em-auto": "benchmarks.em_auto:auto_suite",
+    "jit": "benchmarks.jit:jit_suite",
+    "e2": "benchmarks.e2:e2_suite",
 }
 
 
@@ -141,7 +151,7 @@ def run_suite(name: str, json_path: str | None = None, markdown_path: str | None
     info = machine()
     header = (f"Measured {info['date']} on {info['cpu']} ({info['cores']} cores), Python "
               f"{info['python']}, numba {info['numba']}, numpy {info['numpy']}; "
-              f"`cpkit bench {name}{' --quick' if quick else ''}`.")
+              f"`python -m benchmarks {name}{' --quick' if quick else ''}`.")
     text = "\n\n".join([header] + [t.markdown() for t in tables])
     print(text)
     if json_path:

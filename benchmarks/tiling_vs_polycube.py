@@ -28,7 +28,7 @@ from . import Table, progress
 from . import polycube_ref as ref
 from .tiling import INSTANCES
 
-#: The puzzles: (label, bundled file).  The first twelve are the issue's list; the last two
+#: The puzzles: (label, bundled file).  The first twelve are the tiling targets' list; the last two
 #: were chosen for 10 to 100 s of polycube time.
 PUZZLES = [
     ("pentominoes 10 x 6", "pentominoes_10x6.txt"),
@@ -106,21 +106,21 @@ def whole_seconds(*command: str) -> tuple[float, float]:
 
 def write_turned(puzzle, matrix, folder: Path, name: str) -> Path:
     """The puzzle's file turned by ``matrix``, written by the suite (never edited by hand)."""
-    from ..io.polycube import write_polycube
-    from ..models.reorient import Turn, turned
+    from cpkit.io.polycube import write_polycube
+    from cpkit.models.reorient import Turn, turned
 
     turn = Turn.of(np.array(matrix), puzzle.box)
     path = folder / name
     with open(path, "w") as fh:
         write_polycube(turned(puzzle, turn, name=Path(name).stem), fh,
-                       comment=f"{puzzle.name} turned ({turn.describe()}) by cpkit bench "
-                               f"tiling-vs-polycube.")
+                       comment=f"{puzzle.name} turned ({turn.describe()}) by the "
+                               f"benchmark suite tiling-vs-polycube.")
     return path
 
 
 def files(folder: Path, quick: bool) -> list[tuple[str, str, Path, object]]:
     """(label, variant, file, puzzle) for every run: each puzzle as bundled and turned."""
-    from ..io.polycube import read_polycube
+    from cpkit.io.polycube import read_polycube
 
     out = []
     for label, name in PUZZLES:
@@ -237,8 +237,8 @@ def orientation_table(folder: Path, quick: bool, by_puzzle: dict[str, dict[str, 
     of the puzzle written to a file and run with ``--orientation file`` (the default
     configuration for its dimension, no choice), against ``auto`` on the bundled and turned
     files."""
-    from ..io.polycube import read_polycube
-    from ..search.autoconfig import candidates
+    from cpkit.io.polycube import read_polycube
+    from cpkit.search.autoconfig import candidates
 
     rows = []
     for label, name in PUZZLES:

@@ -1,5 +1,5 @@
 """The hardest edge-matching instances: the full CP engine against the brute force and CP-SAT,
-all solutions (Benoist & Bourreau section 6.1; issue: edge-matching search strength).
+all solutions (Benoist & Bourreau section 6.1).
 
 "Hard" means the brute-force backtracker needs over a minute to enumerate the board.  The
 paper's 7x7 boards E_7_3 and E_7_4 are such boards (E_7_1 and E_7_2 take it 5 and 30 s).  The
@@ -23,8 +23,8 @@ QUICK = [(6, 4, 6, 2)]
 
 
 def hard_instances(quick: bool):
-    from ..io.edge_matching import read_edge_matching
-    from ..models.em_generator import generate
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.models.em_generator import generate
 
     out = [] if quick else [read_edge_matching(BENOIST / n) for n in PAPER_HARD
                             if (BENOIST / n).is_file()]
@@ -36,7 +36,7 @@ def hard_instances(quick: bool):
 def hard_suite(quick: bool = False) -> list[Table]:
     """One table.  CP-SAT gets 1.5 times the CP engine's time (at least a minute, at most the
     limit): enough to show which of the two is faster without spending hours on CP-SAT."""
-    from ..search import solve
+    from cpkit.search import solve
 
     limit = 60.0 if quick else 900.0
     rows = []
@@ -70,6 +70,6 @@ def hard_suite(quick: bool = False) -> list[Table]:
          "CP-SAT s", "brute force / CP", "CP-SAT / CP"], rows,
         [f"Time limit {limit:.0f} s for CP and the brute force; CP-SAT gets 1.5 times CP's time "
          "(at least 60 s).  A ratio marked >= is a lower bound (the other engine hit its limit). "
-         " E_7_*: Benoist's instances (../shared/em-benchmarks); " + generated + "."
+         " E_7_*: Benoist's instances (the paper's); " + generated + "."
          + ("" if quick else "  The generated boards are those of seeds 0-24 (7x7, 6 frame "
             "and 6 inner colours) on which the brute force needed over a minute.")])]

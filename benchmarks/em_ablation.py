@@ -1,6 +1,6 @@
 """Ablation of the edge-matching CP engine (Benoist & Bourreau section 6.2); the comparison with
 the brute force and CP-SAT on the hardest instances is the ``em-hard`` suite
-(``cpkit.bench.em_hard``).
+(``benchmarks.em_hard``).
 
 Every configuration enumerates all solutions of the same instances; the tables give the total
 nodes and search time (JIT compile excluded) of each, and the change against the full engine,
@@ -9,7 +9,7 @@ next to the paper's figures.  Counts must agree across configurations (the run s
 
 from __future__ import annotations
 
-from ..result import count_phrase
+from cpkit.result import count_phrase
 from . import Table, progress
 from .edge_matching import BENOIST
 
@@ -37,10 +37,10 @@ HEURISTIC_PAPER = {"min-expected-offer": "-22.75% nodes, -16.25% time",
 
 
 def instances(quick: bool):
-    """The study's instances: the paper's 7x7 E_7_1 and E_7_2 when ../shared holds them, and
-    generated boards (seeds named, so anyone can regenerate them)."""
-    from ..io.edge_matching import read_edge_matching
-    from ..models.em_generator import generate
+    """The study's instances: the paper's 7x7 E_7_1 and E_7_2 when the folder of the paper's
+    instances holds them, and generated boards (seeds named, so anyone can regenerate them)."""
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.models.em_generator import generate
 
     out = [generate(5, border_colours=3, inner_colours=6, seed=1),
            generate(6, 5, border_colours=3, inner_colours=6, seed=0)]
@@ -53,7 +53,7 @@ def instances(quick: bool):
 
 
 def _run(puzzle, options: dict):
-    from ..search import solve
+    from cpkit.search import solve
 
     return solve(puzzle, engine="cp", count_only=True, **options)
 

@@ -1,8 +1,8 @@
 """Edge-matching benchmark suite ``em``: the ColorPair CP engine against the brute force (numba and
-plain C), CP-SAT and the paper's published figures (issue: edge matching), and with shaving on
+plain C), CP-SAT and the paper's published figures, and with shaving on
 every cell against the same brute force.
 
-Instances: the paper's (``../shared/em-benchmarks/benoist/``, not part of the repository; the
+Instances: the paper's (the folder ``CPKIT_EM_BENCHMARKS`` names, not part of the repository; the
 suite says so when the folder is missing) and generated 7x7 to 9x9 boards with the paper's
 colour ratios.  Every engine runs under a time limit; a row that hit it says "no" under
 "complete" and its counts are lower bounds.  The limits scale with ``CPKIT_BENCH_EM_SECONDS``
@@ -17,9 +17,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from ..errors import InputError
-from . import Table, progress
-from .tiling import ROOT, c_reference, cold_jit_seconds
+from cpkit.errors import InputError
+from . import ROOT, Table, progress
+from .tiling import c_reference, cold_jit_seconds
 
 #: Data outside the repository, each folder found beside the checkout unless its environment
 #: variable names another: the paper's 48 instances, and the Eternity II files as the community
@@ -92,8 +92,8 @@ def with_symmetry_hint(puzzle, path: Path, folder: Path) -> Path:
     """A file of ``puzzle`` whose hints are the root cpkit searches (``path`` itself if the puzzle
     has hints): without hints cpkit fixes a corner tile (counting up to rotation), which the C
     reference, knowing only the file's hints, would not."""
-    from ..io.edge_matching import write_native
-    from ..models.edge_matching import EdgeMatchingPuzzle
+    from cpkit.io.edge_matching import write_native
+    from cpkit.models.edge_matching import EdgeMatchingPuzzle
 
     if puzzle.hints:
         return path
@@ -106,8 +106,8 @@ def with_symmetry_hint(puzzle, path: Path, folder: Path) -> Path:
 
 def _instances(quick: bool, folder: Path) -> tuple[list[tuple[str, Path]], list[str]]:
     """``(label, file)`` pairs (generated boards are written to ``folder``), and notes."""
-    from ..io.edge_matching import write_native
-    from ..models.em_generator import generate
+    from cpkit.io.edge_matching import write_native
+    from cpkit.models.em_generator import generate
 
     notes = []
     names = ["E_7_1"] if quick else PAPER_SET
@@ -155,9 +155,9 @@ def _rate(nodes: float, seconds: float) -> int | None:
 
 
 def em_suite(quick: bool = False) -> list[Table]:
-    from ..api import solve as split_solve
-    from ..io.edge_matching import read_edge_matching
-    from ..search import solve
+    from cpkit.api import solve as split_solve
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.search import solve
 
     cp_limit = search_seconds(10 if quick else 60)
     base_limit = cp_limit / 3
@@ -243,7 +243,7 @@ def em_suite(quick: bool = False) -> list[Table]:
                "it as a hint where the file has none); they make the same nodes, so the rates "
                "compare directly (same run, same limit).  `brute-force / CP nodes` divides the "
                "brute-force nodes of the whole search (ours when complete, else the published "
-               "figure, else ours recorded earlier, `RECORDED` in cpkit/bench/edge_matching.py, "
+               "figure, else ours recorded earlier, `RECORDED` in benchmarks/edge_matching.py, "
                "else a lower bound) by the CP engine's.  The paper says its model can "
                "cut nodes a hundredfold against brute force (section 3, against doc_smith's "
                "backtracker); the last column puts the published brute-force nodes of this "
@@ -295,9 +295,9 @@ def em_suite(quick: bool = False) -> list[Table]:
     ]
 
 
-#: The configurations of ``em-rate``: the engine of issue 5 is the paper's sections 2 to 5.1
-#: (ColorPair rules, patterns, pair heuristics); backjumping and the remaining-tile rules came
-#: with the search-strength issue and cost time per node.
+#: The configurations of ``em-rate``: the engine the node-rate target is set for is the paper's
+#: sections 2 to 5.1 (ColorPair rules, patterns, pair heuristics); backjumping and the
+#: remaining-tile rules come on top and cost time per node.
 RATE_CONFIGS = [
     ("full engine (default)", {}),
     ("no backjumping", dict(backjump=False)),
@@ -311,9 +311,9 @@ RATE_GENERATED = [(8, 7, 8, 1), (8, 8, 8, 1)]
 def rate_suite(quick: bool = False) -> list[Table]:
     """CP node rate (one core) on 8x8 boards, by engine configuration, each run under the same
     time limit (``CPKIT_BENCH_EM_SECONDS``, default 20 s)."""
-    from ..io.edge_matching import read_edge_matching
-    from ..models.em_generator import generate
-    from ..search import solve
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.models.em_generator import generate
+    from cpkit.search import solve
 
     limit = search_seconds(3 if quick else 20)
     puzzles = [generate(side, border_colours=b, inner_colours=i, seed=s)
@@ -336,7 +336,7 @@ def rate_suite(quick: bool = False) -> list[Table]:
          "nodes/s"], rows,
         [f"Each run stops after {limit:g} s (`CPKIT_BENCH_EM_SECONDS`) or when complete; "
          "nodes are branching placements, `propagated` the placements the instantiation rule "
-         "forced.  The target (issue 5) is 1,000,000 nodes/s on 8x8 boards for the engine of "
+         "forced.  The target is 1,000,000 nodes/s on 8x8 boards for the engine of "
          "the paper's sections 2 to 5.1; the paper's Java ran 100,000.  Generated boards: "
          + ", ".join(f"`cpkit generate edge-matching --size {s} --border-colors {b} "
                      f"--inner-colors {i} --seed {k}`" for s, b, i, k in RATE_GENERATED) + "."])]

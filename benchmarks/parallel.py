@@ -1,4 +1,4 @@
-"""Split-run benchmark: the same count with 1 and 2 workers (issue: long runs)."""
+"""Split-run benchmark: the same count with 1 and 2 workers."""
 
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ def parallel_suite(quick: bool = False) -> list[Table]:
     DLX: in one process (the cost of splitting) and over two worker processes (the speedup).
     Start-up (spawning and warming the workers, planning the split) is reported apart from the
     search."""
-    from ..parallel import splitter
-    from ..parallel.checkpoint import model_identity
-    from ..parallel.runner import run
+    from cpkit.parallel import splitter
+    from cpkit.parallel.checkpoint import model_identity
+    from cpkit.parallel.runner import run
 
     names = ["somacube.txt", "pentominoes_10x6.txt"] if quick else \
         ["pentominoes_10x6.txt", "tetriscube.txt"]

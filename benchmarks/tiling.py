@@ -9,14 +9,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import Table, progress
+from . import ROOT, Table, progress
 
-ROOT = Path(__file__).resolve().parents[2]
 INSTANCES = ROOT / "instances" / "tiling"
 
 
 def _puzzle(name: str):
-    from ..io.polycube import read_polycube
+    from cpkit.io.polycube import read_polycube
 
     return read_polycube(INSTANCES / name)[0]
 
@@ -36,7 +35,7 @@ def c_reference(name: str = "dlx_ref") -> Path | None:
 
 
 def run_c_reference(binary: Path, cover) -> dict[str, float]:
-    from ..io.dlx_format import write_dlx
+    from cpkit.io.dlx_format import write_dlx
 
     with tempfile.NamedTemporaryFile("w", suffix=".dlx", delete=False) as fh:
         renamed = type(cover)([f"i{k}" for k in range(cover.n_primary)], cover.secondary,
@@ -66,8 +65,8 @@ def cold_jit_seconds(module: str) -> float:
 
 
 def dlx_suite(quick: bool = False) -> list[Table]:
-    """DLX against a plain C dancing-links program and CP-SAT, raw counts (issue: foundation)."""
-    from ..search import cpsat, dlx
+    """DLX against a plain C dancing-links program and CP-SAT, raw counts."""
+    from cpkit.search import cpsat, dlx
 
     names = ["pentominoes_20x3.txt", "somacube.txt"] if quick else \
         ["pentominoes_10x6.txt", "somacube.txt"]
@@ -136,8 +135,8 @@ TC_CONFIGS = [
 
 
 def filters_suite(quick: bool = False) -> list[Table]:
-    """DLX with and without each filter and trigger (issue: tiling constraints)."""
-    from ..search import solve
+    """DLX with and without each filter and trigger."""
+    from cpkit.search import solve
 
     plan = [("pentominoes_10x6.txt", FILTER_CONFIGS),
             ("pentominoes_onesided_30x3.txt", FILTER_CONFIGS),

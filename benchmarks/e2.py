@@ -23,7 +23,7 @@ import os
 import time
 from pathlib import Path
 
-from ..errors import InputError
+from cpkit.errors import InputError
 from . import Table, progress
 from .edge_matching import ETERNITY2
 
@@ -39,7 +39,7 @@ PUBLISHED = [("beam search", 454.8, 456), ("ALNS", 452.9, 455),
 
 def configurations():
     """Label and ``Config`` of each row of the ablation; the first is the default."""
-    from ..optimise import Config
+    from cpkit.optimise import Config
 
     return [("default: scan (adapted) + assignment + refill", Config()),
             ("scan, fixed schedule", Config(methods=("scan",), adapt=False)),
@@ -70,9 +70,9 @@ def _clock() -> str:
 
 def _run(path: Path, objective: str, seconds: float, workers: int, clock: str, config=None):
     """One optimiser run, its board re-scored; returns (result, score, tiles placed)."""
-    from ..io.edge_matching import read_edge_matching
-    from ..models.score import score_board
-    from ..optimise import maximize
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.models.score import score_board
+    from cpkit.optimise import maximize
 
     puzzle = read_edge_matching(path)
     if clock == "cpu":

@@ -37,8 +37,8 @@ def geometric_mean(values: list[float]) -> float | None:
 
 
 def speed_suite(quick: bool = False) -> list[Table]:
-    from ..io.edge_matching import read_edge_matching
-    from ..search import solve
+    from cpkit.io.edge_matching import read_edge_matching
+    from cpkit.search import solve
 
     limit, files = limit_and_files(quick)
     if not files:
