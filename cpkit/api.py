@@ -44,17 +44,17 @@ def _as_model(model_or_path):
 
 def solve(model, *, engine: str = "auto", workers: int | None = None, client: Any = None,
           **options: Any) -> Result:
-    """Solve ``model`` (or the model in a file) with ``engine``; see ``cpkit.search.ENGINES``.
+    """Solve ``model`` (or the model in a file) with ``engine``; see ``cpkit.engines.dispatch.ENGINES``.
 
     ``workers=N`` splits the search over N local processes, ``client`` (a
     ``dask.distributed.Client``) over a Dask cluster; counts equal the sequential run's, and so
     do the node statistics except the edge-matching CP engine's, whose subproblems may break ties
-    differently and cannot backjump across a split (``cpkit.parallel.edge_matching``).  Code that
+    differently and cannot backjump across a split (``cpkit.engines.edge_matching.em_split``).  Code that
     uses worker processes must be importable without side effects (the usual
     ``if __name__ == "__main__":`` guard), as processes are spawned.  Further split-run
     options: ``checkpoint``, ``resume``, ``subproblems``.
     """
-    from .search import solve as _solve
+    from .engines.dispatch import solve as _solve
 
     if workers is None and client is None and not options.get("checkpoint") \
             and not options.get("resume"):

@@ -238,7 +238,7 @@ def orientation_table(folder: Path, quick: bool, by_puzzle: dict[str, dict[str, 
     configuration for its dimension, no choice), against ``auto`` on the bundled and turned
     files."""
     from ..io.polycube import read_polycube
-    from ..search.autoconfig import candidates
+    from ..engines.tiling.auto.tiling_autoconfig import candidates
 
     rows = []
     for label, name in PUZZLES:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..io.dlx_format import read_dlx
-from ..search import supported
+from ..engines.dispatch import supported
 from . import long_runs
 from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish,

@@ -109,7 +109,7 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     from ..parallel.plan import deadline, estimate
     from ..parallel.runner import StopSignals
     from ..result import COMPLETE, INTERRUPTED, TIME_LIMIT
-    from ..search import AUTO, family_of
+    from ..engines.dispatch import AUTO, family_of
 
     searching = {"--first": options.get("first"), "--limit": options.get("limit") is not None,
                  "--show": getattr(args, "show", None) is not None,

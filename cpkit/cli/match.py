@@ -9,10 +9,10 @@ from ..io.edge_matching import FORMATS, read_edge_matching
 from ..io.viewer_link import check_linkable, format_link
 from ..models.edge_matching import UNIQUE_MODES
 from ..result import count_phrase
-from ..search import supported
-from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, shave_setting
-from ..search.em_cp import DEFAULT_HEURISTIC, HEURISTICS, SCAN_BELOW
-from ..search.em_edges import DEFAULT_BRANCHING
+from ..engines.dispatch import supported
+from ..engines.edge_matching.em_front import CELL_RULES, DEFAULT_SHAVE, shave_setting
+from ..engines.edge_matching.cp.em_cp_search import DEFAULT_HEURISTIC, HEURISTICS, SCAN_BELOW
+from ..engines.edge_matching.edges.em_edges_search import DEFAULT_BRANCHING
 from . import long_runs
 from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, node_units,
@@ -128,7 +128,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..errors import InputError
-    from ..search import solve
+    from ..engines.dispatch import solve
 
     puzzle = read_edge_matching(args.puzzle, format=args.format, ignore_hints=args.ignore_hints)
     if args.maximize:

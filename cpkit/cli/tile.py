@@ -7,8 +7,8 @@ import argparse
 from ..io.polycube import read_polycube
 from ..io.solutions import format_stats_table, format_tiling
 from ..result import count_phrase
-from ..search import supported
-from ..search.tiling import UNIQUE_MODES
+from ..engines.dispatch import supported
+from ..engines.tiling.tiling_front import UNIQUE_MODES
 from . import long_runs
 from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,

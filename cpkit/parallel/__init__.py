@@ -23,14 +23,14 @@ from importlib import import_module
 from typing import Any, Callable
 
 SPLITTERS: dict[tuple[str, str], str] = {
-    ("tiling", "dlx"): "cpkit.parallel.dlx:prepare",
-    ("exact_cover", "dlx"): "cpkit.parallel.dlx:prepare",
-    ("tiling", "auto"): "cpkit.parallel.hybrid:prepare",
-    ("tiling", "hybrid"): "cpkit.parallel.hybrid:prepare_hybrid",
-    ("tiling", "fila"): "cpkit.parallel.hybrid:prepare_fila",
-    ("edge_matching", "cp"): "cpkit.parallel.edge_matching:prepare_cp",
-    ("edge_matching", "backtrack"): "cpkit.parallel.edge_matching:prepare_backtrack",
-    ("edge_matching", "edges"): "cpkit.parallel.edge_matching:prepare_edges",
+    ("tiling", "dlx"): "cpkit.engines.exact_cover.dlx.dlx_split:prepare",
+    ("exact_cover", "dlx"): "cpkit.engines.exact_cover.dlx.dlx_split:prepare",
+    ("tiling", "auto"): "cpkit.engines.tiling.hybrid.hybrid_split:prepare",
+    ("tiling", "hybrid"): "cpkit.engines.tiling.hybrid.hybrid_split:prepare_hybrid",
+    ("tiling", "fila"): "cpkit.engines.tiling.hybrid.hybrid_split:prepare_fila",
+    ("edge_matching", "cp"): "cpkit.engines.edge_matching.em_split:prepare_cp",
+    ("edge_matching", "backtrack"): "cpkit.engines.edge_matching.em_split:prepare_backtrack",
+    ("edge_matching", "edges"): "cpkit.engines.edge_matching.em_split:prepare_edges",
     # Not a split search: the optimiser's workers run as tasks of the same backends.
     ("edge_matching", "maximize"): "cpkit.optimise.tasks:prepare",
 }

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from ..errors import EngineUnavailable, InputError
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
-from ..search.driver import RunClock, SetupStopped, setting_up
+from ..engines.runtime.driver import RunClock, SetupStopped, setting_up
 from . import backends, plan, splitter
 from .checkpoint import Checkpoint, Recorder, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
@@ -100,7 +100,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         progress: bool | float = False,
         source: dict[str, Any] | None = None, subproblems: int | None = None,
         max_stored: int | None = None, **options: Any) -> Result:
-    """Solve ``model`` like ``cpkit.search.solve``, split over ``workers`` processes (None: all
+    """Solve ``model`` like ``cpkit.engines.dispatch.solve``, split over ``workers`` processes (None: all
     cores, but small trees stay in this process), a Dask ``client`` or ``scheduler`` address.
 
     ``checkpoint``: file to write finished/pending subproblems to, every ``checkpoint_every``
@@ -113,8 +113,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     until it and every subproblem before it have finished, to give them in that order;
     ``cpkit match --show N`` needs N, not millions).
     """
-    from ..search import AUTO, check_options, check_run_options, family_of
-    from ..search import solve as sequential
+    from ..engines.dispatch import AUTO, check_options, check_run_options, family_of
+    from ..engines.dispatch import solve as sequential
 
     family = family_of(model)
     name = AUTO.get(family, engine) if engine == "auto" else engine
@@ -258,7 +258,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
 def _race(model: Any, *, engine: str, workers: int, **options: Any) -> Any:
     """``--engine auto`` on an edge-matching board before a split run: the race of
     ``em_auto.choose`` in this process; a ``Result`` if it ended the run, else its choice."""
-    from ..search import em_auto
+    from ..engines.edge_matching.auto import em_auto_search as em_auto
 
     return em_auto.choose(model, workers=workers, **options)
 
@@ -285,7 +285,7 @@ def _before_the_race(path: str, source: dict[str, Any]) -> bool:
 def _resumed_engine(path: str, family: str) -> Any:
     """``--engine auto`` resuming a checkpoint: the engine and options it recorded, so that the
     run goes on with the engine that made it (a race now could pick another)."""
-    from ..search.em_auto import Choice
+    from ..engines.edge_matching.auto.em_auto_search import Choice
 
     ck = Checkpoint.load(path)
     options = {k: v for k, v in ck.options.items() if k != "engine"}
@@ -417,7 +417,7 @@ class Coordinator:
         return dict(self._defaults(), **self.job.options, engine=self.job.engine)
 
     def _defaults(self) -> dict[str, Any]:
-        from ..search import option_defaults
+        from ..engines.dispatch import option_defaults
 
         return option_defaults(self.job.family, self.job.engine)
 

@@ -330,7 +330,7 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     assert status == 0 and summary["complete"] is False and summary["stop_reason"] == "time_limit"
     n = summary["subproblems"]
     if n < MAX_SUBPROBLEMS:
-        from cpkit.parallel.edge_matching import prepare_cp
+        from cpkit.engines.edge_matching.em_split import prepare_cp
 
         below = prepare_cp(read_edge_matching(board), {}).frontier(summary["split_depth"] + 1,
                                                                    False)
