@@ -1,39 +1,16 @@
-"""Search engines behind one interface.
-
-``ENGINES`` maps ``(family, name)`` to the function that runs that engine on a model of that
-family, as a dotted path imported on first use (so that, say, OR-Tools is only loaded when
-CP-SAT runs).  Every engine function takes the model and keyword options and returns a
-``cpkit.result.Result``.  ``solve`` picks the family from the model's type.
-"""
+"""Running an engine on a model: ``solve`` picks the family from the model's type, the engine
+from ``registry``, and checks every option against what the engine and the family's front
+take."""
 
 from __future__ import annotations
 
 import inspect
 import numbers
-from importlib import import_module
 from typing import Any, Callable
 
 from ..errors import EngineUnavailable, InputError, whole
 from ..result import Result
-
-ENGINES: dict[tuple[str, str], str] = {
-    ("tiling", "dlx"): "cpkit.engines.exact_cover.dlx.dlx_search:solve_tiling",
-    ("tiling", "cpsat"): "cpkit.engines.cpsat.cpsat_search:solve_tiling",
-    ("tiling", "fila"): "cpkit.engines.tiling.fila.fila_search:solve_tiling",
-    ("tiling", "hybrid"): "cpkit.engines.tiling.hybrid.hybrid_search:solve_tiling",
-    ("tiling", "auto"): "cpkit.engines.tiling.hybrid.hybrid_search:solve_tiling",
-    ("exact_cover", "dlx"): "cpkit.engines.exact_cover.dlx.dlx_search:solve_cover",
-    ("exact_cover", "cpsat"): "cpkit.engines.cpsat.cpsat_search:solve_cover",
-    ("edge_matching", "cp"): "cpkit.engines.edge_matching.cp.em_cp_search:solve",
-    ("edge_matching", "backtrack"): "cpkit.engines.edge_matching.backtrack.em_backtrack_search:solve",
-    ("edge_matching", "cpsat"): "cpkit.engines.cpsat.cpsat_search:solve_edge_matching",
-    ("edge_matching", "alldiff"): "cpkit.engines.edge_matching.alldiff.em_alldiff_search:solve",
-    ("edge_matching", "edges"): "cpkit.engines.edge_matching.edges.em_edges_search:solve",
-    ("edge_matching", "auto"): "cpkit.engines.edge_matching.auto.em_auto_search:solve",
-}
-
-#: What ``engine="auto"`` means for each family.
-AUTO: dict[str, str] = {"tiling": "auto", "exact_cover": "dlx", "edge_matching": "auto"}
+from .registry import AUTO, ENGINES, record, supported  # noqa: F401 (re-exported)
 
 
 def family_of(model: Any) -> str:
@@ -50,20 +27,9 @@ def family_of(model: Any) -> str:
     raise EngineUnavailable(f"cpkit cannot solve a {type(model).__name__}")
 
 
-def supported(family: str) -> list[str]:
-    """Engine names available for a family."""
-    return sorted(name for fam, name in ENGINES if fam == family)
-
-
 def engine_function(family: str, name: str) -> Callable[..., Result]:
-    if name == "auto":
-        name = AUTO.get(family, "")
-    target = ENGINES.get((family, name))
-    if target is None:
-        raise EngineUnavailable(f"no engine {name!r} for {family.replace('_', ' ')} models; "
-                                f"available: {', '.join(supported(family))}")
-    module, _, attr = target.partition(":")
-    return getattr(import_module(module), attr)
+    """The solve function of engine ``name`` of ``family`` (imported now)."""
+    return record(family, name).solve_function()
 
 
 def solve(model: Any, *, engine: str = "auto", **options: Any) -> Result:

@@ -44,18 +44,17 @@ from .backtrack import em_backtrack_search as em_backtrack
 from .cp import em_cp_search as em_cp
 from .edges import em_edges_search as em_edges
 from ..runtime.driver import DriveOutcome, drive, reporter
-from .em_front import CELL_RULES, DEFAULT_SHAVE, check_unique, deepest_search, shave_limit
+from .em_front import CELL_RULES, check_unique, deepest_search, shave_limit
 from ..exact_cover.dlx.dlx_split import worker_id
+from ..options import defaults
+from .cp.em_cp_options import CpOptions
+from .edges.em_edges_options import EdgesOptions
 from ...parallel.protocol import Frontier, Part, Path, Probe, capped
 
 #: The CP engine's options (``em_cp.solve``'s keywords) and their defaults.
-CP_OPTIONS = dict(heuristic=em_cp.DEFAULT_HEURISTIC, contradiction=True, instantiation=True,
-                  preemption=True, opposite=True, backjump=em_cp.DEFAULT_BACKJUMP,
-                  shave=DEFAULT_SHAVE, shared_edge=em_cp.DEFAULT_SHARED_EDGE,
-                  cycles=em_cp.DEFAULT_CYCLES)
+CP_OPTIONS = defaults(CpOptions)
 #: The edge-filtering engine's options (``em_edges.solve``'s keywords) and their defaults.
-EDGES_OPTIONS = dict(tiles=True, alldifferent=False, branching=em_edges.DEFAULT_BRANCHING,
-                     shave=DEFAULT_SHAVE)
+EDGES_OPTIONS = defaults(EdgesOptions)
 #: The frontier search asks whether to stop after this many nodes (a fraction of a second for
 #: every engine on a 16 x 16 board: the edges engine makes about 36,000 nodes/s there).
 FRONTIER_SLICE = 1 << 14

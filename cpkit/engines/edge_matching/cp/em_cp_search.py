@@ -24,17 +24,11 @@ from ...runtime.driver import DriveOutcome
 from ..em_front import (DEFAULT_SHAVE, BufferedSearch, RootChain, run_roots, shave_limit,
     tree_share, with_deepest)
 from ...runtime.jit import warm
+from .em_cp_options import (AUTO_ORDER, DEFAULT_BACKJUMP, DEFAULT_HEURISTIC, DEFAULT_SHARED_EDGE,
+                             HEURISTICS, SCAN_BELOW)
 
 ENGINE = "cp"
 BUFFER = 1024
-#: The order by default: chosen per board (``order_for``) between the paper's pair heuristic
-#: and the brute force's scan.
-AUTO_ORDER = "auto"
-DEFAULT_HEURISTIC = AUTO_ORDER
-#: Every order by name: ``auto``, then the kernel's (the paper's four pair heuristics, ``scan``).
-HEURISTICS = (AUTO_ORDER, *K.HEURISTICS)
-#: ``auto`` scans when an inner cell with two known sides expects fewer candidates than this.
-SCAN_BELOW = 1.8
 
 
 def inner_candidates(puzzle: EdgeMatchingPuzzle) -> float:
@@ -76,8 +70,6 @@ def check_heuristic(heuristic: str) -> None:
     if heuristic not in HEURISTICS:
         raise InputError(f"unknown heuristic {heuristic!r}; expected one of "
                          f"{', '.join(HEURISTICS)}")
-DEFAULT_BACKJUMP = True
-DEFAULT_SHARED_EDGE = True
 DEFAULT_CYCLES = True
 
 

@@ -34,13 +34,13 @@ from ....models.arrays import BoardArrays
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ....result import Result, Stats
 from . import em_edges_kernel as K
+from .em_edges_options import DEFAULT_BRANCHING
 from ...runtime.driver import DriveOutcome
 from ..em_front import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, RootChain, run_roots,
     shave_limit, tree_share, warm_on_a_tiny_board, with_deepest)
 
 ENGINE = "edges"
 #: dom/ddeg: fewer nodes than the paper's minDomain on nine of its ten Table 2 boards.
-DEFAULT_BRANCHING = "dom-ddeg"
 BUFFER = 1024
 #: Edge colours are bits of one 64-bit word.
 MAX_COLOURS = 64
