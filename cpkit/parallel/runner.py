@@ -144,10 +144,12 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             max_stored, int) or max_stored < 0):
         raise InputError(f"max_stored must be a whole number >= 0, got {max_stored!r}")
 
-    def in_sequence(sequential: Callable[..., Any] = sequential) -> Any:
+    def in_sequence(sequential: Callable[..., Any] = sequential,
+                    time_limit: float | None = time_limit) -> Any:
         """The search in this process (with its own progress line where the engine reports
-        one); with ``max_stored``, the first solutions only.  ``sequential``: the solve to
-        run (``em_auto.choose``, which may return the engine it chose for a split run)."""
+        one): the same ``solve`` as ``cpkit.solve``'s, so a result is assembled in one place;
+        with ``max_stored``, the first solutions only.  ``sequential``: the solve to run
+        (``em_auto.choose``, which may return the engine it chose for a split run)."""
         line = search_line(model, family, name, progress if reports else False)
         reporting = {"on_progress": line.update} if line.enabled else {}
 
@@ -246,8 +248,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
                                  jit_seconds=0.0, solutions=[])
             result.stats.extra.update(subproblems=0, subproblems_done=0)
             return result
-        if small:
-            return _in_process(tree, limit, clock.left(), count_only, on_solution, max_stored)
+        if small:       # searched here by the sequential solve, on the time left
+            return in_sequence(time_limit=clock.left())
         result = coordinator.run(signals)
         if reason is not None:          # the race's time is part of the run's
             result.seconds += picked.seconds
@@ -308,18 +310,6 @@ def search_line(model: Any, family: str, engine: str,
     if family == "exact_cover":
         return SearchLine(None, enabled, unit="options")
     return SearchLine(getattr(model, "n_cells", 0), enabled)
-
-
-def _in_process(tree, limit, time_limit, count_only, on_solution, max_stored) -> Result:
-    """The whole tree as one subproblem, here (the sequential run through the same code)."""
-    part = tree.solve([], store=not count_only, limit=limit, time_limit=time_limit,
-                      max_stored=max_stored)
-    reason = COMPLETE if part.complete else (
-        LIMIT if limit is not None and part.count >= limit else
-        TIME_LIMIT if time_limit is not None and part.seconds >= time_limit else INTERRUPTED)
-    result = tree.result(part, complete=part.complete, stop_reason=reason,
-                         seconds=part.seconds, jit_seconds=0.0, solutions=part.solutions)
-    return _emit(result, on_solution)
 
 
 def _emit(result: Result, on_solution) -> Result:
