@@ -11,6 +11,8 @@ from ..models.edge_matching import UNIQUE_MODES
 from ..result import count_phrase
 from . import long_runs
 from . import SUMMARIES
+from ..engines.options import engines_phrase
+from ..engines.registry import family_records
 from .engine_flags import add_engine_arguments, engine_options, given_flags
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, node_units,
                      nodes_phrase, non_negative_int, planning_phrase, render_first)
@@ -116,11 +118,12 @@ def run(args) -> int:
     if not options["count_only"]:
         options["on_solution"] = on_solution
     options.update(engine_options_given)
-    single = args.engine in ("cpsat", "alldiff")
+    splittable = [r.name for r in family_records("edge_matching") if r.split is not None]
+    single = args.engine not in splittable and args.engine != "auto"
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "
-                         f"--monte-carlo, --checkpoint and --scheduler apply to cp, backtrack "
-                         f"and edges")
+                         f"--monte-carlo, --checkpoint and --scheduler apply to "
+                         f"{engines_phrase(splittable)}")
     if args.engine == "alldiff" and args.progress is not None:
         raise InputError("the alldiff engine reports no progress while it searches; --progress "
                          "applies to the other engines")

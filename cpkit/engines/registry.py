@@ -89,6 +89,9 @@ RECORDS: tuple[EngineRecord, ...] = (
                  "edge filtering compiled (a colour domain per edge, arc consistency, smallest "
                  "domain first)", _E + "edge_matching.edges.em_edges_options:EdgesOptions",
                  _E + "edge_matching.em_split:prepare_edges"),
+    EngineRecord("edge_matching", "python_backtrack",
+                 _E + "edge_matching.python_backtrack.em_python_backtrack:solve",
+                 "the brute force in plain Python (a reference: slow, for small boards)"),
 )
 
 #: What ``engine="auto"`` means for each family.

@@ -13,14 +13,15 @@ its index, and one of that tile's *distinct* orientations.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Protocol, Sequence
+import time
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence
 
 import numpy as np
 
 from ...errors import InputError
 from ...models.edge_matching import UNIQUE_MODES, BoardSolution, EdgeMatchingPuzzle, Hint
 from ...result import Result
-from ..runtime.driver import DriveOutcome, drive
+from ..runtime.driver import SLICE_SECONDS, DriveOutcome, drive
 from .em_options import CELL_RULES, DEFAULT_SHAVE, shave_setting  # noqa: F401 (the front's names)
 
 
@@ -216,6 +217,43 @@ def warm_on_a_tiny_board(name: str, factory: Callable[..., Search]) -> float:
                 pass
 
     return warm(name, run)
+
+
+class GeneratorSearch:
+    """The ``step`` of the pure Python searches (``alldiff``, ``python_backtrack``): a subclass
+    sets ``_events`` to a generator that yields None after each node and each solution's
+    orientation per cell; ``step`` runs it for one slice.  Nothing to compile, no state to
+    save: these engines run in one process, as references on small boards."""
+
+    def _init_events(self, events: Iterator[np.ndarray | None], store: bool,
+                     on_orientations: Callable[[np.ndarray], None] | None) -> None:
+        self._events = events
+        self.store = store
+        self.on_orientations = on_orientations
+        self.found: list[np.ndarray] = []
+        self.solutions = 0
+        self.nodes = 0
+        self.finished = False
+
+    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
+        """Search until ``max_new`` solutions, ``node_budget`` nodes more or one slice of time
+        (``drive``'s budgets are sized for the compiled engines: a node here can take
+        milliseconds, and Ctrl-C and time limits are checked between steps)."""
+        new = 0
+        start = self.nodes
+        deadline = time.perf_counter() + SLICE_SECONDS
+        for event in self._events:
+            if event is not None:
+                self.solutions += 1
+                new += 1
+                if self.store:
+                    hand_over([event], self.on_orientations, self.found)
+                if new >= max_new:
+                    return False, new
+            elif self.nodes - start >= node_budget or time.perf_counter() > deadline:
+                return False, new
+        self.finished = True
+        return True, new
 
 
 def root_chain(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],

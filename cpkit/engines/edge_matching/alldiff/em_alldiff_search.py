@@ -31,7 +31,6 @@ It is a reference for node counts on small boards, not a fast engine: pure Pytho
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from functools import partial
 from typing import Callable, Iterator, Sequence
@@ -42,8 +41,7 @@ import numpy as np
 from ....errors import InputError
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ....result import Result, Stats
-from ...runtime.driver import SLICE_SECONDS
-from ..em_front import CELL_RULES, hand_over, run_roots
+from ..em_front import CELL_RULES, GeneratorSearch, run_roots
 
 ENGINE = "alldiff"
 #: The search nests one generator per level (Python's recursion limit is about 1,000): boards up
@@ -57,7 +55,7 @@ class Failure(Exception):
     """A domain became empty or the tiles cannot all be matched."""
 
 
-class AlldiffSearch:
+class AlldiffSearch(GeneratorSearch):
     """A resumable search of one puzzle (its hints are the root placements)."""
 
     def __init__(self, puzzle: EdgeMatchingPuzzle, store: bool = True,
@@ -77,14 +75,9 @@ class AlldiffSearch:
         self.nbr = a.nbr.tolist()
         self.ori_col = a.ori_col.tolist()
         self.ori_tile = a.ori_tile.tolist()
-        self.store = store
-        self.on_orientations = on_orientations
-        self.found: list[np.ndarray] = []
-        self.solutions = 0
-        self.nodes = 0
         self.propagated = 0
-        self.finished = False
-        self._events = self._run(list(zip(a.hint_cell.tolist(), a.hint_ori.tolist())))
+        self._init_events(self._run(list(zip(a.hint_cell.tolist(), a.hint_ori.tolist()))),
+                          store, on_orientations)
 
     # ------------------------------------------------------------------------- filtering
     def _initial_domains(self) -> Domains:
@@ -236,26 +229,6 @@ class AlldiffSearch:
             return len(domains[x]), x
         free = sum(1 for y in self.nbr[x] if y in domains)
         return free == 0, Fraction(len(domains[x]), max(free, 1)), x
-
-    def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
-        """Search until ``max_new`` solutions, ``node_budget`` nodes more or one slice of time
-        (``drive``'s budgets are sized for the compiled engines: a node here can take
-        milliseconds, and Ctrl-C and time limits are checked between steps)."""
-        new = 0
-        start = self.nodes
-        deadline = time.perf_counter() + SLICE_SECONDS
-        for event in self._events:
-            if event is not None:
-                self.solutions += 1
-                new += 1
-                if self.store:
-                    hand_over([event], self.on_orientations, self.found)
-                if new >= max_new:
-                    return False, new
-            elif self.nodes - start >= node_budget or time.perf_counter() > deadline:
-                return False, new
-        self.finished = True
-        return True, new
 
 
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
