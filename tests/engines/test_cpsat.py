@@ -14,7 +14,7 @@ from tests.strategies import puzzles
 @pytest.mark.parametrize("name, raw", [
     ("pentominoes_20x3.txt", 8),
     # Enumerating 11,520 raw solutions takes CP-SAT about 30 s; counts up to rotation run by
-    # default in tests/search/test_tiling_front.py.
+    # default in tests/engines/test_tiling_front.py.
     pytest.param("somacube.txt", 11520, marks=pytest.mark.slow),
 ])
 def test_cpsat_agrees_with_published_counts(tiling_instance, name, raw):
