@@ -10,29 +10,22 @@ from typing import Any
 
 from ..errors import EngineUnavailable, InputError, whole
 from ..result import COMPLETE, INTERRUPTED, TIME_LIMIT
+from .plan import Estimate
 
 
 @dataclass
-class TreeEstimate:
-    """Knuth's estimate of one engine's tree: means and standard errors over ``probes`` walks
-    (fewer than ``asked`` when the time limit or a stop signal came first: ``stop_reason``)."""
+class TreeEstimate(Estimate):
+    """Knuth's estimate of one engine's tree (``plan.Estimate``: means and standard errors
+    over ``probes`` walks, fewer than ``asked`` when the time limit or a stop signal came
+    first: ``stop_reason``), with what was estimated."""
 
-    name: str
-    family: str
-    engine: str
-    probes: int
-    asked: int
-    stop_reason: str
-    seed: int
-    remaining: int | None
-    nodes: float
-    nodes_error: float
-    solutions: float
-    solutions_error: float
-    seconds: float
-    exhaustive_nodes: int = 0
-    exhaustive_seconds: float = 0.0
-    exhaustive_parts: int = 0
+    name: str = ""
+    family: str = ""
+    engine: str = ""
+    asked: int = 0
+    stop_reason: str = COMPLETE
+    seed: int = 0
+    remaining: int | None = None
 
     @property
     def nodes_per_s(self) -> float | None:
@@ -82,7 +75,8 @@ def estimate(model: Any, *, engine: str = "auto", probes: int = 1000, seed: int 
     from ..engines.dispatch import AUTO, check_options, check_run_options, family_of
     from . import splitter
     from .job import Job, tree
-    from .plan import deadline, estimate as knuth
+    from .plan import deadline
+    from .plan import estimate as knuth
     from .runner import StopSignals
 
     family = family_of(model)
@@ -113,10 +107,9 @@ def estimate(model: Any, *, engine: str = "auto", probes: int = 1000, seed: int 
         raise KeyboardInterrupt
     reason = COMPLETE if est.probes == probes else \
         INTERRUPTED if signals.raised is not None else TIME_LIMIT
-    return TreeEstimate(getattr(model, "name", ""), family, name, est.probes, probes, reason,
-                        seed, remaining, est.nodes, est.nodes_error, est.solutions,
-                        est.solutions_error, est.seconds, est.exhaustive_nodes,
-                        est.exhaustive_seconds, est.exhaustive_parts)
+    return TreeEstimate(**vars(est), name=getattr(model, "name", ""), family=family,
+                        engine=name, asked=probes, stop_reason=reason, seed=seed,
+                        remaining=remaining)
 
 
 def _json_number(x: float, digits: int) -> float | None:
