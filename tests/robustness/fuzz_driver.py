@@ -119,6 +119,8 @@ def check(kind: str, path: Path, data: bytes, tally: dict[str, int]) -> None:
     from cpkit.cli import main
 
     path.write_bytes(data)
+    before = peak_mb()
+    began = time.perf_counter()
     out, err = io.StringIO(), io.StringIO()
     args = [COMMANDS[kind], str(path), "--count-only", "--workers", "1", "--time-limit", "2"]
     try:
@@ -127,6 +129,12 @@ def check(kind: str, path: Path, data: bytes, tally: dict[str, int]) -> None:
     except BaseException:
         raise AssertionError(f"cpkit raised (a traceback for the user):\n"
                              f"{traceback.format_exc()}") from None
+    if peak_mb() > before + 20:             # this input raised the peak: keep it to see why
+        with open(path.parent / "peaks.jsonl", "a") as log:
+            log.write(json.dumps({"peak_mb": round(peak_mb(), 1), "was_mb": round(before, 1),
+                                  "status": status, "seconds": round(time.perf_counter() - began, 2),
+                                  "input": data[:600].decode("latin-1"),
+                                  "stderr": err.getvalue()[-400:]}) + "\n")
     lines = [line for line in err.getvalue().splitlines() if line.strip() and
              not line.startswith("cpkit: compiling")]
     assert "Traceback" not in err.getvalue(), err.getvalue()
@@ -139,6 +147,21 @@ def check(kind: str, path: Path, data: bytes, tally: dict[str, int]) -> None:
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"cpkit: error: {path}"), lines[0]
     tally["refused"] += 1
+
+
+def peak_mb() -> float:
+    """This process's peak resident memory in MB: the kernel's high-water mark of its own
+    memory (``VmHWM``).  Not ``ru_maxrss``: Linux carries that over ``exec`` from the process
+    that started this one, so a driver started by a pytest process of 700 MB reported 700 MB
+    (``ru_maxrss`` is the fallback where ``/proc`` is missing)."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(kind: str, n: int, directory: str) -> int:
@@ -158,7 +181,7 @@ def main(kind: str, n: int, directory: str) -> int:
     except BaseException as exc:            # hypothesis has printed the smallest input
         print(json.dumps({"kind": kind, "failure": f"{type(exc).__name__}: {exc}"[:4000]}))
         return 1
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = peak_mb()
     print(json.dumps({"kind": kind, "inputs": tally["accepted"] + tally["refused"], **tally,
                       "peak_rss_mb": round(peak, 1),
                       "seconds": round(time.perf_counter() - began, 2)}))

@@ -269,6 +269,7 @@ def _warm_up() -> None:
             pass
     s.reset()
     s.descend(np.zeros(0, dtype=np.int32), 1, np.zeros(s.depth + 1))
+    s.remaining_options()       # the hybrid hands the rows left to FILA (and its probes) by it
 
 
 def jit_seconds() -> float:
