@@ -249,7 +249,9 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             result.stats.extra.update(subproblems=0, subproblems_done=0)
             return result
         if small:       # searched here by the sequential solve, on the time left
-            return in_sequence(time_limit=clock.left())
+            result = in_sequence(time_limit=clock.left())
+            result.jit_seconds += clock.compiled()      # compiled while preparing the tree
+            return result
         result = coordinator.run(signals)
         if reason is not None:          # the race's time is part of the run's
             result.seconds += picked.seconds

@@ -156,7 +156,7 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--render", "x.gif"], ".png or .svg"),
     ([SMALL, "--engine", "alldiff", "--workers", "2"], "alldiff engine runs in one process"),
     ([SMALL, "--engine", "cpsat", "--workers", "2"],
-     "--checkpoint and --scheduler apply to cp, backtrack and edges"),
+     "--checkpoint and --scheduler apply to the backtrack, cp and edges engines"),
     ([SMALL, "--engine", "alldiff", "--progress", "5"], "alldiff engine reports no progress"),
     ([SMALL, "--progress", "inf"], "progress must be True, False or a positive number"),
     ([SMALL, "--monte-carlo", "10", "--progress", "5"], "--progress applies to a search"),
