@@ -157,7 +157,7 @@ def _rate(nodes: float, seconds: float) -> int | None:
 def em_suite(quick: bool = False) -> list[Table]:
     from cpkit.api import solve as split_solve
     from cpkit.io.edge_matching import read_edge_matching
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     cp_limit = search_seconds(10 if quick else 60)
     base_limit = cp_limit / 3
@@ -217,7 +217,7 @@ def em_suite(quick: bool = False) -> list[Table]:
                 cp.seconds if cp.complete else None,
                 (sat.seconds / cp.seconds) if sat.complete and cp.complete and cp.seconds > 0
                 else None])
-    jit = cold_jit_seconds("cpkit.search.em_cp")
+    jit = cold_jit_seconds("cpkit.engines.edge_matching.cp.em_cp_search")
     limits = (f"Time limits: CP {cp_limit:g} s, each baseline {base_limit:g} s "
               f"(`CPKIT_BENCH_EM_SECONDS` sets the CP limit, the baselines get a third).  A row "
               f"whose `complete` is no hit its limit: its counts are lower bounds.")
@@ -313,7 +313,7 @@ def rate_suite(quick: bool = False) -> list[Table]:
     time limit (``CPKIT_BENCH_EM_SECONDS``, default 20 s)."""
     from cpkit.io.edge_matching import read_edge_matching
     from cpkit.models.em_generator import generate
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     limit = search_seconds(3 if quick else 20)
     puzzles = [generate(side, border_colours=b, inner_colours=i, seed=s)

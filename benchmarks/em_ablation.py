@@ -53,7 +53,7 @@ def instances(quick: bool):
 
 
 def _run(puzzle, options: dict):
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     return solve(puzzle, engine="cp", count_only=True, **options)
 

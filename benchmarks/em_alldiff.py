@@ -52,7 +52,7 @@ PAPER = ["E_10_7", "E_9_4"]
 
 def _engines_table(quick: bool) -> Table:
     from cpkit.models.em_generator import generate
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     rows = []
     boards = GENERATED[:1 if quick else None]
@@ -87,7 +87,7 @@ def _engines_table(quick: bool) -> Table:
 
 def _paper_table() -> Table | None:
     from cpkit.io.edge_matching import read_edge_matching
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     rows = []
     for label in PAPER:
@@ -116,7 +116,7 @@ def _paper_table() -> Table | None:
 def _compiled_table(quick: bool, folder: Path, seconds: float) -> Table:
     from cpkit.api import solve as split_solve
     from cpkit.io.edge_matching import read_edge_matching
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     found, notes = _instances(quick, folder)
     rows = []

@@ -28,7 +28,7 @@ from . import Table, progress
 from .edge_matching import search_seconds
 from .em_paper import paper_files, ratio_bound
 
-#: Label, ``cpkit.search.solve`` options: the single engines ``auto`` is set against.
+#: Label, ``cpkit.engines.dispatch.solve`` options: the single engines ``auto`` is set against.
 ENGINES = [
     ("backtrack", {"engine": "backtrack"}),
     ("cp", {"engine": "cp"}),
@@ -88,7 +88,7 @@ def limits(quick: bool) -> dict[str, float]:
 def _run(puzzle, options: dict[str, Any], first: bool, limit: float):
     """The result of one run; a run of under ``SHORT`` seconds is made ``REPEATS`` times and
     its shortest kept: at a few milliseconds the machine's noise is as large as the run."""
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     best = None
     for _ in range(REPEATS):
@@ -210,7 +210,7 @@ def few_frame_colours(quick: bool, limit: float) -> Table:
     from cpkit.io.edge_matching import write_native
     from cpkit.parallel.runner import run as default_solve
     from cpkit.models.em_generator import generate
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
     from .edge_matching import run_c_reference, with_symmetry_hint
     from .tiling import c_reference
 

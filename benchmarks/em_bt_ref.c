@@ -1,6 +1,6 @@
 /*
  * em_bt_ref: a plain C brute-force edge-matching enumerator, the baseline cpkit's numba
- * backtracker (cpkit/search/_em_backtrack_kernel.py) is measured against (benchmarks only; not
+ * backtracker (cpkit/engines/edge_matching/backtrack/em_backtrack_kernel.py) is measured against (benchmarks only; not
  * part of the package).
  *
  * Same design: cells in lexicographic (x, y) order (column by column from the bottom-left corner,

@@ -36,7 +36,7 @@ def hard_instances(quick: bool):
 def hard_suite(quick: bool = False) -> list[Table]:
     """One table.  CP-SAT gets 1.5 times the CP engine's time (at least a minute, at most the
     limit): enough to show which of the two is faster without spending hours on CP-SAT."""
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     limit = 60.0 if quick else 900.0
     rows = []

@@ -16,7 +16,7 @@ import math
 from . import Table, progress
 from .em_paper import limit_and_files, missing, ratio_bound, solutions_text
 
-#: Label, ``cpkit.search.solve`` options; the first is the reference the others are set against.
+#: Label, ``cpkit.engines.dispatch.solve`` options; the first is the reference the others are set against.
 CONFIGS = [
     ("CP", {"engine": "cp"}),
     ("edges", {"engine": "edges"}),
@@ -38,7 +38,7 @@ def geometric_mean(values: list[float]) -> float | None:
 
 def speed_suite(quick: bool = False) -> list[Table]:
     from cpkit.io.edge_matching import read_edge_matching
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     limit, files = limit_and_files(quick)
     if not files:

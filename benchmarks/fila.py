@@ -71,7 +71,7 @@ SEED_TABLE_2 = [
 
 
 def _solve(name: str, engine: str, options: dict[str, Any], **more: Any):
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     shown = ", ".join(f"{k}={v}" for k, v in {**options, **more}.items())
     progress(f"{name}, {engine}{' ' + shown if shown else ''}")
@@ -104,7 +104,7 @@ def table_1(quick: bool) -> Table:
 def speed_tables(quick: bool) -> list[Table]:
     """FILA against the plain C DLX on the raw 10x6 matrix, and our best configurations against
     polycube 2.0's published times."""
-    from cpkit.search import fila
+    from cpkit.engines.tiling.fila import fila_search as fila
 
     raw = _puzzle("pentominoes_20x3.txt" if quick else "pentominoes_10x6.txt")
     binary = c_reference()
@@ -201,7 +201,7 @@ def table_2(quick: bool) -> Table:
 
 def fila_suite(quick: bool = False) -> list[Table]:
     tables = [table_1(quick)] + speed_tables(quick) + [profile_table(quick), table_2(quick)]
-    jit = cold_jit_seconds("cpkit.search.fila")
+    jit = cold_jit_seconds("cpkit.engines.tiling.fila.fila_search")
     tables[0].notes.append(f"Compiling the FILA kernels (one-word occupancy) from an empty "
                            f"numba cache took {jit:.2f} s; `jit s` is loading them from the "
                            f"cache in this process.")

@@ -30,7 +30,7 @@ _CHILD = """
 import json, sys
 import numba
 import cpkit
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 
 engine, path = sys.argv[1], sys.argv[2]
 result = solve(cpkit.load(path), count_only=True, engine=engine)

@@ -65,8 +65,9 @@ def cold_jit_seconds(module: str) -> float:
 
 
 def dlx_suite(quick: bool = False) -> list[Table]:
-    """DLX against a plain C dancing-links program and CP-SAT, raw counts."""
-    from cpkit.search import cpsat, dlx
+    """DLX against a plain C dancing-links program and CP-SAT, raw counts (issue: foundation)."""
+    from cpkit.engines.cpsat import cpsat_search as cpsat
+    from cpkit.engines.exact_cover.dlx import dlx_search as dlx
 
     names = ["pentominoes_20x3.txt", "somacube.txt"] if quick else \
         ["pentominoes_10x6.txt", "somacube.txt"]
@@ -87,7 +88,7 @@ def dlx_suite(quick: bool = False) -> list[Table]:
         s = cpsat.solve_tiling(puzzle, count_only=True)
         rows.append([puzzle.name, "CP-SAT (one Boolean per image)", s.count, None, None,
                      s.seconds, None, s.seconds / r.seconds])
-    jit = cold_jit_seconds("cpkit.search.dlx")
+    jit = cold_jit_seconds("cpkit.engines.exact_cover.dlx.dlx_search")
     return [Table(
         "DLX, raw counts (every symmetric copy)",
         ["puzzle", "engine", "solutions", "fits", "attempts", "search s", "jit s",
@@ -135,8 +136,8 @@ TC_CONFIGS = [
 
 
 def filters_suite(quick: bool = False) -> list[Table]:
-    """DLX with and without each filter and trigger."""
-    from cpkit.search import solve
+    """DLX with and without each filter and trigger (issue: tiling constraints)."""
+    from cpkit.engines.dispatch import solve
 
     plan = [("pentominoes_10x6.txt", FILTER_CONFIGS),
             ("pentominoes_onesided_30x3.txt", FILTER_CONFIGS),

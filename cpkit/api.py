@@ -1,4 +1,5 @@
-"""The public API behind ``cpkit.load``, ``cpkit.solve``, ``cpkit.count`` and ``cpkit.score``."""
+"""The public API behind ``cpkit.load``, ``cpkit.solve``, ``cpkit.count``, ``cpkit.estimate``,
+``cpkit.score`` and ``cpkit.maximize``."""
 
 from __future__ import annotations
 
@@ -44,17 +45,18 @@ def _as_model(model_or_path):
 
 def solve(model, *, engine: str = "auto", workers: int | None = None, client: Any = None,
           **options: Any) -> Result:
-    """Solve ``model`` (or the model in a file) with ``engine``; see ``cpkit.search.ENGINES``.
+    """Solve ``model`` (or the model in a file) with ``engine`` (the engines of each family are
+    listed in ``cpkit.engines.registry``).
 
     ``workers=N`` splits the search over N local processes, ``client`` (a
     ``dask.distributed.Client``) over a Dask cluster; counts equal the sequential run's, and so
     do the node statistics except the edge-matching CP engine's, whose subproblems may break ties
-    differently and cannot backjump across a split (``cpkit.parallel.edge_matching``).  Code that
+    differently and cannot backjump across a split (``cpkit.engines.edge_matching.em_split``).  Code that
     uses worker processes must be importable without side effects (the usual
     ``if __name__ == "__main__":`` guard), as processes are spawned.  Further split-run
     options: ``checkpoint``, ``resume``, ``subproblems``.
     """
-    from .search import solve as _solve
+    from .engines.dispatch import solve as _solve
 
     if workers is None and client is None and not options.get("checkpoint") \
             and not options.get("resume"):
@@ -87,6 +89,21 @@ def count(model_or_path, *, unique: str | None = None, engine: str = "auto",
         raise CpkitError(f"the search stopped early ({result.stop_reason}) after "
                          f"{result.count} solutions; the count is not exact")
     return result.count
+
+
+def estimate(model_or_path, *, engine: str = "auto", probes: int = 1000, seed: int = 0,
+             time_limit: float | None = None, remaining: int | None = None, **options: Any):
+    """Knuth's Monte-Carlo estimate of the search tree ``engine`` would walk on the model (or
+    the model in a file), from ``probes`` seeded random walks, without searching it: a
+    ``cpkit.parallel.monte_carlo.TreeEstimate`` (``nodes``, ``solutions`` and their standard
+    errors, ``estimated_seconds`` with ``remaining``; ``summary()`` is ``cpkit ...
+    --monte-carlo N --json``'s line).  ``remaining``: walks end when that many pieces remain
+    and search the rest, which measures the engine's speed; ``time_limit``: no walk goes on
+    after it.  Further options shape the search as for ``solve``."""
+    from .parallel.monte_carlo import estimate as knuth
+
+    return knuth(_as_model(model_or_path), engine=engine, probes=probes, seed=seed,
+                 time_limit=time_limit, remaining=remaining, **options)
 
 
 def score(board, puzzle, *, format: str = "auto", ignore_hints: bool = False):

@@ -72,3 +72,36 @@ def test_count_only_with_on_solution_is_refused(model, workers):
     """Edge matching streamed solutions then, tilings and split runs dropped them."""
     with pytest.raises(InputError, match="count_only keeps no solution"):
         cpkit.solve(model(), count_only=True, on_solution=print, workers=workers)
+
+
+def test_estimate_brackets_the_count_and_is_what_monte_carlo_prints():
+    """Knuth's estimate of the 10 x 6's DLX tree (its leaves: the 2,339 tilings up to rotation;
+    probes end when 8 pieces remain and search the rest) is within four standard errors of the
+    count, and ``--monte-carlo --json`` prints the same figures for the same seed."""
+    import json
+    import subprocess
+    import sys
+
+    path = TILING / "pentominoes_10x6.txt"
+    est = cpkit.estimate(path, engine="dlx", probes=300, seed=3, remaining=8)
+    assert est.probes == 300 and est.stop_reason == "complete" and est.solutions_error > 0
+    assert abs(est.solutions - 2339) <= 4 * est.solutions_error
+    out = subprocess.run([sys.executable, "-m", "cpkit", "tile", str(path), "--engine", "dlx",
+                          "--monte-carlo", "300", "--mc-seed", "3", "--mc-remaining", "8", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    timed = ("probe_seconds", "nodes_per_s", "estimated_seconds")    # measured, so differ
+    printed = json.loads(out.splitlines()[-1])
+    assert {k: v for k, v in printed.items() if k not in timed} == \
+        {k: v for k, v in est.summary().items() if k not in timed}
+    assert set(printed) == set(est.summary())
+
+
+def test_estimate_refuses_an_engine_without_a_tree():
+
+    board = EDGE_MATCHING / "gen_4_b2i3_s2.txt"
+    with pytest.raises(EngineUnavailable, match="cpsat engine has none"):
+        cpkit.estimate(board, engine="cpsat", probes=5)
+    with pytest.raises(InputError, match="one engine's tree"):
+        cpkit.estimate(board, probes=5)
+    with pytest.raises(InputError, match="probes must be at least 1"):
+        cpkit.estimate(board, engine="cp", probes=0)

@@ -29,7 +29,7 @@ def test_board_of_the_wrong_shape_is_refused(tmp_path, shape):
 
 
 def test_tiling_needs_a_known_format(tmp_path, tiling_instance):
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     puzzle = tiling_instance("pentominoes_20x3.txt")
     tiling = solve(puzzle, limit=1).solutions[0]

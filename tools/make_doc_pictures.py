@@ -13,7 +13,7 @@ from cpkit import load
 from cpkit.io.polycube import read_polycube
 from cpkit.render import render_edge_matching, render_tiling
 from cpkit.result import verify_board
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "img"

@@ -41,7 +41,7 @@ def generate(width: int, height: int, border: int, inner: int, seed: int) -> Pat
 
 def count(path: Path) -> dict[str, int]:
     from cpkit import load
-    from cpkit.search import solve
+    from cpkit.engines.dispatch import solve
 
     puzzle = load(path)
     counts = {}

@@ -64,7 +64,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
 
 def announce_compiles(enabled: bool = True) -> None:
     """Tell the user on stderr when numba is compiling (a cold cache), so a pause is explained."""
-    from ..search import jit
+    from ..engines.runtime import jit
 
     jit.on_slow_compile = (lambda msg: print(f"cpkit: {msg}", file=sys.stderr, flush=True)) \
         if enabled else None
@@ -124,7 +124,7 @@ def render_first(puzzle: Any, result: Result, first: list, options: dict[str, An
     the same options with ``--limit 1``, within the run's time limit.  Not after a run that
     found none (a second search would only repeat it, and without a time limit it would not
     end on a board too hard for the first), nor after a Ctrl-C."""
-    from ..search import solve
+    from ..engines.dispatch import solve
 
     if not first and result.count > 0 and result.stop_reason != INTERRUPTED:
         again = {k: v for k, v in options.items() if k not in ("on_solution", "first")}

@@ -105,7 +105,7 @@ def parse_engines(text: str, families: dict[str, list[str]]) -> list[tuple[str, 
 def family_of_file(path: str) -> str:
     """The family of the puzzle in ``path`` (a bad file raises its own ``file:line:`` error)."""
     from ..api import load
-    from ..search import family_of
+    from ..engines.dispatch import family_of
 
     return family_of(load(path))
 
@@ -208,7 +208,7 @@ def _seconds(value: float | None) -> str:
 
 
 def run(args) -> int:
-    from ..search import supported
+    from ..engines.dispatch import supported
 
     files = [(path, family_of_file(path)) for path in args.files]
     families = {family: sorted({*supported(family), "auto"}) for _, family in files}

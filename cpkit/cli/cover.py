@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..io.dlx_format import read_dlx
-from ..search import supported
+from ..engines.registry import AUTO
+from .engine_flags import add_engine_arguments, engine_options
 from . import long_runs
 from . import SUMMARIES
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish,
@@ -19,11 +20,7 @@ def add_parser(sub) -> None:
                     "line, followed by a blank line.",
         formatter_class=HelpFormatter)
     p.add_argument("file", metavar="FILE", help="dlx1 input file")
-    p.add_argument("--engine", default="auto", choices=["auto"] + supported("exact_cover"),
-                   help="search engine")
-    p.add_argument("--heuristic", default=None, choices=["s", "f"],
-                   help="dlx engine: s: item with fewest options (Knuth's MRV); f: first item "
-                        "in order (default: s)")
+    add_engine_arguments(p, "exact_cover", first=("dlx",), extra=("auto",))
     add_run_options(p)
     long_runs.add_options(p)
     p.set_defaults(run=run)
@@ -32,8 +29,8 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..errors import InputError
 
-    if args.heuristic is not None and args.engine not in ("auto", "dlx"):
-        raise InputError(f"--heuristic applies to the dlx engine, not {args.engine}")
+    engine = {"auto": AUTO["exact_cover"]}.get(args.engine, args.engine)
+    given = engine_options(args, engine)
     cover = read_dlx(args.file)
     announce_compiles()
     shown = [0]
@@ -49,8 +46,7 @@ def run(args) -> int:
                    count_only=args.count_only)
     if not args.count_only:
         options["on_solution"] = on_solution
-    if args.engine in ("auto", "dlx"):
-        options["heuristic"] = args.heuristic or "s"
+    options.update(given)
     if args.monte_carlo:
         return long_runs.monte_carlo(cover, args, options, None)
     result = long_runs.solve(cover, args, options, args.file)

@@ -102,14 +102,12 @@ SMALL_PARTS = 200
 
 
 def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -> int:
-    """Print Knuth's estimate of the tree below the root (``--monte-carlo N``)."""
-    from ..errors import EngineUnavailable, InputError
-    from ..parallel import splitter
-    from ..parallel.job import Job, tree
-    from ..parallel.plan import deadline, estimate
-    from ..parallel.runner import StopSignals
-    from ..result import COMPLETE, INTERRUPTED, TIME_LIMIT
-    from ..search import AUTO, family_of
+    """Print Knuth's estimate of the tree below the root (``--monte-carlo N``), which
+    ``cpkit.estimate`` makes."""
+    from ..errors import InputError
+    from ..engines.dispatch import AUTO, family_of
+    from ..parallel.monte_carlo import estimate
+    from ..result import COMPLETE, INTERRUPTED
 
     searching = {"--first": options.get("first"), "--limit": options.get("limit") is not None,
                  "--show": getattr(args, "show", None) is not None,
@@ -122,60 +120,32 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     if used:
         raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to a "
                          f"search, not to --monte-carlo (which estimates the tree by probes)")
-    family = family_of(model)
     engine = options.pop("engine", "auto")
-    name = AUTO.get(family, engine) if engine == "auto" else engine
-    if family == "edge_matching" and name == "auto":
+    family = family_of(model)
+    if family == "edge_matching" and AUTO.get(family, engine) == "auto" == engine:
         raise InputError("--monte-carlo estimates the tree of one engine: name it with --engine "
                          "cp, edges or backtrack (auto races them on the board instead)")
-    if splitter(family, name) is None:
-        raise EngineUnavailable(f"--monte-carlo needs a search tree; the {name} engine has none")
     time_limit = options.get("time_limit")
     for key in ("limit", "first", "time_limit", "count_only", "on_solution"):
         options.pop(key, None)
-    t = tree(Job(family, name, model, options))
-    stop = None
-    if args.mc_remaining is not None:
-        top = pieces if pieces is not None else t.max_depth
-        if not 0 <= args.mc_remaining < top:
-            raise InputError(f"--mc-remaining must be between 0 and {top - 1}, "
-                             f"got {args.mc_remaining}")
-        stop = top - args.mc_remaining
     seed = args.mc_seed or 0
-    with StopSignals() as signals:
-        est = estimate(t, [], args.monte_carlo, seed, stop, seconds=time_limit,
-                       cancel=deadline(time_limit, lambda: signals.raised is not None))
-    if est.probes == 0 and signals.raised is not None:
-        raise KeyboardInterrupt
-    reason = COMPLETE if est.probes == args.monte_carlo else \
-        INTERRUPTED if signals.raised is not None else TIME_LIMIT
-    # No ``solutions`` or ``complete``: an estimate is not a count (docs/formats.md).
-    out = {"name": getattr(model, "name", ""), "family": family, "engine": name,
-           "probes": est.probes, "stop_reason": reason,
-           "seed": seed, "remaining": args.mc_remaining,
-           "estimated_nodes": _json_number(est.nodes, 1),
-           "nodes_error": _json_number(est.nodes_error, 1),
-           "estimated_solutions": _json_number(est.solutions, 3),
-           "solutions_error": _json_number(est.solutions_error, 3),
-           "probe_seconds": round(est.seconds, 6)}
-    if est.exhaustive_nodes:
-        rate = est.exhaustive_nodes / est.exhaustive_seconds if est.exhaustive_seconds > 0 \
-            else 0.0
-        out["nodes_per_s"] = round(rate, 1)
-        out["estimated_seconds"] = _json_number(est.nodes / rate, 3) if rate else None
-    status = 130 if reason == INTERRUPTED else 0
+    est = estimate(model, engine=engine, probes=args.monte_carlo, seed=seed,
+                   time_limit=time_limit, remaining=args.mc_remaining, **options)
+    out = est.summary()
+    status = 130 if est.stop_reason == INTERRUPTED else 0
     if args.json:
         print(json.dumps(out))
         return status
+    name = est.name
     if est.probes == 0:
-        print(f"{getattr(model, 'name', '')}: no Monte-Carlo probe ended within the time limit "
-              f"({est.seconds:.2f} s): no estimate; one probe of this tree takes longer")
+        print(f"{name}: no Monte-Carlo probe ended within the time limit ({est.seconds:.2f} s): "
+              f"no estimate; one probe of this tree takes longer")
         return status
     how = (f"probes end when {args.mc_remaining} pieces remain and search the rest"
-           if stop is not None else "probes walk to a leaf")
-    cut = f" of {args.monte_carlo:,} ({reason.replace('_', ' ')})" if reason != COMPLETE else ""
-    print(f"{getattr(model, 'name', '')}: Monte-Carlo estimate from {est.probes:,}{cut} probes "
-          f"(seed {seed}; {how}):")
+           if args.mc_remaining is not None else "probes walk to a leaf")
+    cut = f" of {args.monte_carlo:,} ({est.stop_reason.replace('_', ' ')})" \
+        if est.stop_reason != COMPLETE else ""
+    print(f"{name}: Monte-Carlo estimate from {est.probes:,}{cut} probes (seed {seed}; {how}):")
     what = "search nodes (fits)" if pieces is not None else "search nodes       "
     print(f"  {what}  ~ {_approx(est.nodes, 0)} +- {_approx(est.nodes_error, 0)}")
     print(f"  solutions counted    ~ {_approx(est.solutions, 1)} +- "
@@ -183,9 +153,9 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
     if est.solutions == 0:
         print("  (no probe reached a solution: the count is unknown, only rare among the "
               "tree's leaves; more probes or a larger --mc-remaining can find some)")
-    if "estimated_seconds" in out and out["estimated_seconds"] is not None:
+    if est.estimated_seconds is not None:
         print(f"  at {out['nodes_per_s']:,.0f} nodes/s (measured in the exhaustive parts): "
-              f"~ {_approx(out['estimated_seconds'], 1)} s of search on one core")
+              f"~ {_approx(est.estimated_seconds, 1)} s of search on one core")
         per_part = est.exhaustive_nodes / est.exhaustive_parts
         if per_part < SMALL_PARTS:
             print(f"  (the {est.exhaustive_parts:,} exhaustive parts averaged {per_part:,.0f} "
@@ -193,12 +163,6 @@ def monte_carlo(model: Any, args, options: dict[str, Any], pieces: int | None) -
                   f"measures it better)")
     print(f"  ({est.seconds:.2f} s; +- is one standard error)")
     return status
-
-
-def _json_number(x: float, digits: int) -> float | None:
-    """``x`` rounded, or None (JSON null) for an estimate past the float range: JSON has no
-    infinity."""
-    return round(x, digits) if math.isfinite(x) else None
 
 
 def _approx(x: float, decimals: int) -> str:

@@ -9,12 +9,11 @@ from ..io.edge_matching import FORMATS, read_edge_matching
 from ..io.viewer_link import check_linkable, format_link
 from ..models.edge_matching import UNIQUE_MODES
 from ..result import count_phrase
-from ..search import supported
-from ..search.edge_matching import CELL_RULES, DEFAULT_SHAVE, shave_setting
-from ..search.em_cp import DEFAULT_HEURISTIC, HEURISTICS, SCAN_BELOW
-from ..search.em_edges import DEFAULT_BRANCHING
 from . import long_runs
 from . import SUMMARIES
+from ..engines.options import engines_phrase
+from ..engines.registry import family_records
+from .engine_flags import add_engine_arguments, engine_options, given_flags
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, node_units,
                      nodes_phrase, non_negative_int, planning_phrase, render_first)
 
@@ -33,67 +32,13 @@ def add_parser(sub) -> None:
                     "instead ('.' on empty cells).",
         formatter_class=HelpFormatter)
     p.add_argument("puzzle", metavar="FILE", help="edge-matching puzzle file")
-    p.add_argument("--engine", default="auto", choices=supported("edge_matching"),
-                   help="auto (default): races cp, edges and backtrack on the board for a "
-                        "moment and goes on with the one estimated to finish first (the JSON "
-                        "says which, in engine and engine_reason); "
-                        "cp: ColorPair constraint propagation; backtrack: brute force; "
-                        "cpsat: OR-Tools CP-SAT; alldiff: the paper's section 6.3 model "
-                        "(4-edge consistency and the complete AllDifferent, pure Python: for "
-                        "node counts on small boards); edges: edge filtering compiled (a "
-                        "colour domain per edge, arc consistency, smallest domain first)")
+    add_engine_arguments(p, "edge_matching",
+                         first=("auto", "cp", "backtrack", "cpsat", "alldiff", "edges"))
     p.add_argument("--first", action="store_true", help="stop at the first solution")
     p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
                    help="rotation: each solution once up to the board's rotations (one corner "
                         "tile is fixed); raw: every rotated copy.  With hints in the file, the "
                         "hints fix the board and both count the solutions respecting them")
-    p.add_argument("--heuristic", default=DEFAULT_HEURISTIC, choices=HEURISTICS,
-                   help="cp: the order of the search.  auto (default): scan when an inner "
-                        "cell with two known sides expects fewer than "
-                        f"{SCAN_BELOW:g} candidates (a tight interior), else "
-                        "min-expected-gap; the paper's pair heuristics (which pair to branch "
-                        "on when no pattern applies): min-offer, min-expected-offer, "
-                        "min-expected-gap, min-expected-ratio; scan: no patterns, no pairs, the "
-                        "brute force's column-by-column cell order")
-    p.add_argument("--shave", metavar="L", default=None,
-                   help="cp and edges engines: before each branching, try every value of each "
-                        "cell with at most L candidates and drop those whose propagation fails "
-                        f"('all': any number; 0: no shaving; default {DEFAULT_SHAVE}).  Fewer "
-                        "nodes, but the trials (counted apart) usually cost more time")
-    rules = p.add_argument_group("ColorPair rules (cp engine; counts never change)")
-    rules.add_argument("--no-preemption", action="store_true",
-                       help="do not preempt tiles when a pair has as many tiles as demands")
-    rules.add_argument("--no-instantiation", action="store_true",
-                       help="do not place the single tile left for a single demanding cell")
-    rules.add_argument("--no-contradiction", action="store_true",
-                       help="do not fail when a pair has fewer tiles than demands")
-    rules.add_argument("--no-opposite", action="store_true",
-                       help="only clockwise colour pairs, no opposite pairs")
-    strength = p.add_argument_group("search strength (cp engine; counts never change)")
-    strength.add_argument("--no-backjump", action="store_true",
-                          help="backtrack chronologically: no explanations, no "
-                               "conflict-directed backjumping")
-    strength.add_argument("--no-shared-edge", action="store_true",
-                          help="no shared-edge bound h(M) on the sides left of each colour")
-    strength.add_argument("--no-cycles", action="store_true",
-                          help="no detection of rings of frame tiles closed too early")
-    model63 = p.add_argument_group("the section 6.3 model (alldiff engine; counts never change)")
-    model63.add_argument("--edge-filtering", action="store_true",
-                         help="also filter the colours of the edges between empty cells (the "
-                              "paper's third model)")
-    model63.add_argument("--no-alldifferent", action="store_true",
-                         help="4-edge consistency alone (tiles only pairwise different)")
-    edges = p.add_argument_group("edge filtering (edges engine; counts never change)")
-    edges.add_argument("--no-tile-rules", action="store_true",
-                       help="edge filtering alone: no failure on a tile no cell can take, no "
-                            "placement of a tile only one cell can take")
-    edges.add_argument("--alldifferent", action="store_true",
-                       help="add Régin's complete AllDifferent over the tiles (the paper's "
-                            "third model whole: fewer nodes, slower nodes)")
-    edges.add_argument("--branching", default=None, choices=CELL_RULES,
-                       help="the cell to branch on: the smallest ratio of orientations to "
-                            "empty neighbours (dom-ddeg, the default) or the smallest domain "
-                            "(min-domain, the paper's rule)")
     p.add_argument("--ignore-hints", action="store_true",
                    help="drop the hints given in the file")
     p.add_argument("--format", default="auto", choices=("auto",) + FORMATS,
@@ -128,7 +73,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..errors import InputError
-    from ..search import solve
+    from ..engines.dispatch import solve
 
     puzzle = read_edge_matching(args.puzzle, format=args.format, ignore_hints=args.ignore_hints)
     if args.maximize:
@@ -141,26 +86,9 @@ def run(args) -> int:
         if is_maximize_checkpoint(args.resume):
             raise InputError("the checkpoint comes from a run of --maximize: resume it with "
                              "the same --maximize", args.resume)
-    cp_only = {"--heuristic": args.heuristic != DEFAULT_HEURISTIC,
-               "--no-preemption": args.no_preemption, "--no-instantiation": args.no_instantiation,
-               "--no-contradiction": args.no_contradiction, "--no-opposite": args.no_opposite,
-               "--no-backjump": args.no_backjump,
-               "--no-shared-edge": args.no_shared_edge, "--no-cycles": args.no_cycles}
-    alldiff_only = {"--edge-filtering": args.edge_filtering,
-                    "--no-alldifferent": args.no_alldifferent}
-    edges_only = {"--no-tile-rules": args.no_tile_rules, "--alldifferent": args.alldifferent,
-                  "--branching": args.branching is not None}
-    shaving = {"--shave": args.shave is not None}
-    for engines, flags in ((("cp",), cp_only), (("alldiff",), alldiff_only),
-                           (("edges",), edges_only), (("cp", "edges"), shaving)):
-        used = [flag for flag, on in flags.items() if on]
-        if args.engine not in engines and used:
-            raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "
-                             f"{' and '.join(engines)} engine{'s' if len(engines) > 1 else ''}, "
-                             f"not {args.engine}")
+    engine_options_given = engine_options(args)
     if args.first and args.limit is not None:
         raise InputError(f"--first and --limit {args.limit} both say when to stop: give one")
-    shave = DEFAULT_SHAVE if args.shave is None else shave_setting(args.shave)
     if args.render is not None:
         from ..render import check_output
 
@@ -189,24 +117,13 @@ def run(args) -> int:
                    time_limit=args.time_limit, count_only=args.count_only or show == 0)
     if not options["count_only"]:
         options["on_solution"] = on_solution
-    if args.engine == "cp":
-        options.update(heuristic=args.heuristic, preemption=not args.no_preemption,
-                       instantiation=not args.no_instantiation,
-                       contradiction=not args.no_contradiction, opposite=not args.no_opposite,
-                       backjump=not args.no_backjump, shared_edge=not args.no_shared_edge,
-                       cycles=not args.no_cycles,
-                       shave=shave)
-    if args.engine == "alldiff":
-        options.update(edges=args.edge_filtering, alldifferent=not args.no_alldifferent)
-    if args.engine == "edges":
-        options.update(tiles=not args.no_tile_rules, alldifferent=args.alldifferent,
-                       branching=args.branching or DEFAULT_BRANCHING,
-                       shave=shave)
-    single = args.engine in ("cpsat", "alldiff")
+    options.update(engine_options_given)
+    splittable = [r.name for r in family_records("edge_matching") if r.split is not None]
+    single = args.engine not in splittable and args.engine != "auto"
     if single and (args.monte_carlo or args.workers not in (None, 1)):
         raise InputError(f"the {args.engine} engine runs in one process; --workers, "
-                         f"--monte-carlo, --checkpoint and --scheduler apply to cp, backtrack "
-                         f"and edges")
+                         f"--monte-carlo, --checkpoint and --scheduler apply to "
+                         f"{engines_phrase(splittable)}")
     if args.engine == "alldiff" and args.progress is not None:
         raise InputError("the alldiff engine reports no progress while it searches; --progress "
                          "applies to the other engines")
@@ -261,7 +178,8 @@ def _maximize(args, puzzle) -> int:
                  "--count-only": args.count_only, "--show": args.show is not None,
                  "--engine": args.engine != "auto", "--monte-carlo": args.monte_carlo,
                  "--subproblems": args.subproblems is not None,
-                 "--unique": args.unique != "rotation", "--shave": args.shave is not None}
+                 "--unique": args.unique != "rotation",
+                 **{flag.flag: True for flag in given_flags(args)}}
     used = [flag for flag, given in searching.items() if given]
     if used:
         raise InputError(f"{', '.join(used)} appl{'ies' if len(used) == 1 else 'y'} to the "

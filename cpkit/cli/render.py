@@ -9,7 +9,7 @@ import sys
 from ..io.edge_matching import looks_like_edge_matching
 from ..io.polycube import read_polycube
 from ..io.text import read_text
-from ..search.tiling import UNIQUE_MODES
+from ..engines.tiling.tiling_front import UNIQUE_MODES
 from . import SUMMARIES
 from .common import HelpFormatter, announce_compiles, positive_float, positive_int
 
@@ -48,7 +48,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..errors import InputError
     from ..render import check_output, check_view, render_tiling
-    from ..search import solve
+    from ..engines.dispatch import solve
 
     check_output(args.output)
     text = read_text(args.puzzle)
@@ -78,7 +78,7 @@ def _render_edge_matching(args) -> int:
     from ..errors import InputError
     from ..io.edge_matching import read_edge_matching
     from ..render import render_edge_matching
-    from ..search import solve
+    from ..engines.dispatch import solve
 
     if args.puzzle_index is not None:
         raise InputError("--puzzle-index applies to tiling files (an edge-matching file holds "

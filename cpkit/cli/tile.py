@@ -7,10 +7,10 @@ import argparse
 from ..io.polycube import read_polycube
 from ..io.solutions import format_stats_table, format_tiling
 from ..result import count_phrase
-from ..search import supported
-from ..search.tiling import UNIQUE_MODES
+from ..engines.tiling.tiling_front import UNIQUE_MODES
 from . import long_runs
 from . import SUMMARIES
+from .engine_flags import add_engine_arguments, engine_options
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
                      non_negative_int, planning_phrase, positive_int, render_first)
 
@@ -23,12 +23,7 @@ def add_parser(sub) -> None:
                     "as letter grids, z-layers side by side, top row first.",
         formatter_class=HelpFormatter)
     p.add_argument("puzzle", metavar="PUZZLE", help="polycube definition file")
-    p.add_argument("--engine", default="auto", choices=sorted(set(supported("tiling"))),
-                   help="search engine: dlx (dancing links), fila (FILA alone, at most 256 "
-                        "free cells), hybrid (DLX places the first pieces, FILA the last "
-                        "--fila-at), cpsat (OR-Tools), auto (a hybrid configuration chosen from "
-                        "the puzzle's geometry and estimates of candidate searches, in the "
-                        "orientation they favour; see docs/algorithms.md)")
+    add_engine_arguments(p, "tiling", first=("dlx", "fila", "hybrid", "cpsat", "auto"))
     p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
                    help="what counts as distinct: raw (every symmetric copy), rotation (up to "
                         "the region's rotations, flips of a flat puzzle included), mirror (also "
@@ -37,31 +32,6 @@ def add_parser(sub) -> None:
                    help="rotational-redundancy filter: 'auto' picks the piece to constrain, a "
                         "piece name forces it, 'none' constrains nothing (every raw solution is "
                         "found and checked); counts are exact either way")
-    p.add_argument("--heuristic", default=None, metavar="SPEC",
-                   help="ordering heuristic or schedule, in polycube's notation: 'x:s=20' uses "
-                        "x and switches to s when 20 pieces remain.  DLX: s (min-fit), f (first "
-                        "hole), x, y, z (smallest coordinate), r (radial), a[@DEG] (angular), a "
-                        "trailing '!' to follow the order strictly.  FILA: f and the other fixed "
-                        "orders, e (fewest open neighbours, then fewest fits), s (fewest fits).  "
-                        "In a hybrid run the entries active above --fila-at go to DLX, the "
-                        "others to FILA, e.g. 's:e=11:f=3' (default: dlx s, fila f, hybrid and "
-                        "auto chosen automatically)")
-    p.add_argument("--fila-at", type=int, metavar="N", default=None,
-                   help="hybrid/auto: switch from DLX to FILA when N pieces remain (N >= the "
-                        "number of pieces: FILA from the start; 0: DLX only; default: the "
-                        "latest point where the free cells fit a 64-bit word)")
-    p.add_argument("--orientation", choices=("auto", "file"), default=None,
-                   help="auto: search the puzzle turned (or mirrored) as its geometry and "
-                        "estimates of the candidate searches suggest, whatever way the file "
-                        "draws it (solutions are printed as the file draws them); file: search "
-                        "it as drawn (default: auto; as drawn when --heuristic or --fila-at is "
-                        "given, which may name the file's axes, and for --limit N in one "
-                        "process: the choice prices the whole search, not the first "
-                        "solutions)")
-    p.add_argument("--nof", action=argparse.BooleanOptionalAction, default=None,
-                   help="FILA's neighbour occupancy filtering: image lists per occupancy of the "
-                        "target's face neighbours; never changes fits, saves no-fits (default: "
-                        "on, except for puzzles of identical pieces)")
     filters = p.add_argument_group(
         "filters and triggers",
         "Image filters drop images that cannot be in a solution; triggers backtrack during the "
@@ -199,30 +169,6 @@ def search_effort(result) -> str:
     if result.engine == "cpsat":
         return nodes_phrase(result)
     return f"{result.stats.fits:,} fits, {result.stats.no_fits:,} no-fits"
-
-
-#: Which engine takes which search option.
-ENGINE_OPTIONS = {"dlx": ("heuristic",), "fila": ("heuristic", "nof"),
-                  "hybrid": ("heuristic", "fila_at", "nof"),
-                  "auto": ("heuristic", "fila_at", "nof", "orientation"), "cpsat": ()}
-
-
-def engine_options(args) -> dict:
-    """The search options given on the command line, checked against the chosen engine."""
-    from ..errors import InputError
-
-    given = {name: getattr(args, name) for name in ("heuristic", "fila_at", "nof", "orientation")
-             if getattr(args, name) is not None}
-    accepted = ENGINE_OPTIONS.get(args.engine, ())
-    for name in given:
-        if name not in accepted:
-            flag = "--" + name.replace("_", "-")
-            users = sorted(e for e, names in ENGINE_OPTIONS.items() if name in names)
-            raise InputError(f"{flag} applies to the {', '.join(users)} engines, not "
-                             f"{args.engine}")
-    if given.get("fila_at") is not None and given["fila_at"] < 0:
-        raise InputError(f"--fila-at must be at least 0, got {given['fila_at']}")
-    return given
 
 
 def configuration_line(result) -> str:

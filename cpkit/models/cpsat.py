@@ -1,7 +1,7 @@
 """Models as OR-Tools CP-SAT models: the independent cross-check of every numba engine.
 
 Building and solving are kept apart (as in ``ortools.sat.python.cp_model``): the functions here
-only build; ``cpkit.search.cpsat`` solves and counts.  OR-Tools is imported lazily so that cpkit
+only build; ``cpkit.engines.cpsat.cpsat_search`` solves and counts.  OR-Tools is imported lazily so that cpkit
 starts fast when CP-SAT is not used.
 """
 

@@ -1,7 +1,7 @@
 """Turning a tiling puzzle as a whole: the box, its region and its pieces under one of the 48
 rotations and reflections of the cubic lattice.
 
-Two uses.  The automatic engine (``cpkit.search.orientation``) solves a puzzle in the
+Two uses.  The automatic engine (``cpkit.engines.dispatch.orientation``) solves a puzzle in the
 orientation that suits its search best and maps the solutions back; the benchmarks write a
 puzzle's file turned or mirrored (``turned``), to measure cpkit on files drawn another way.
 

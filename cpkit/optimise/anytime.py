@@ -321,10 +321,10 @@ class Anytime:
 
 def warm() -> float:
     """Compile (or load from numba's cache) every kernel the optimiser calls, on a 4 x 4
-    board, timed apart from the search (``cpkit.search.jit.warm``); returns the seconds it
+    board, timed apart from the search (``cpkit.engines.runtime.jit.warm``); returns the seconds it
     took in this process (0 after the first call)."""
     from ..models.em_generator import generate
-    from ..search.jit import warm as warm_once
+    from ..engines.runtime.jit import warm as warm_once
 
     def run() -> None:
         puzzle = generate(4, border_colours=2, inner_colours=3, seed=1)

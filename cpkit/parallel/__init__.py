@@ -2,9 +2,6 @@
 
 - ``protocol``: what an engine implements to be split (``Splittable``) and the records it
   exchanges (``Part``, ``Frontier``, ``Probe``); paths are plain lists of ints.
-- ``dlx``: the protocol for DLX (tilings and exact covers).
-- ``hybrid``: the protocol for the DLX-to-FILA hybrid and FILA alone.
-- ``edge_matching``: the protocol for the edge-matching CP engine and the brute force.
 - ``job``: what every worker receives once (the model and the search options) and its
   per-process cache of prepared searches.
 - ``plan``: choosing the split depth and ordering the subproblems (Knuth estimates).
@@ -13,24 +10,21 @@
 - ``progress``: the terminal progress line.
 - ``runner``: the coordinator that ties them together (``run``).
 
-``SPLITTERS`` maps ``(family, engine)`` to the engine's ``prepare(model, options)``; an engine
-without an entry simply runs sequentially.
+Each engine's splitter (its ``prepare(model, options)``, which builds the engine's
+``Splittable``) lives in the engine's folder under ``cpkit/engines`` and is named by its record
+(``cpkit.engines.registry``); ``SPLITTERS`` is the view of those records, plus the optimiser's
+workers, which run as tasks of the same backends.  An engine without a splitter runs
+sequentially.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Any, Callable
 
+from ..engines.registry import SPLITTERS as ENGINE_SPLITTERS, load
+
 SPLITTERS: dict[tuple[str, str], str] = {
-    ("tiling", "dlx"): "cpkit.parallel.dlx:prepare",
-    ("exact_cover", "dlx"): "cpkit.parallel.dlx:prepare",
-    ("tiling", "auto"): "cpkit.parallel.hybrid:prepare",
-    ("tiling", "hybrid"): "cpkit.parallel.hybrid:prepare_hybrid",
-    ("tiling", "fila"): "cpkit.parallel.hybrid:prepare_fila",
-    ("edge_matching", "cp"): "cpkit.parallel.edge_matching:prepare_cp",
-    ("edge_matching", "backtrack"): "cpkit.parallel.edge_matching:prepare_backtrack",
-    ("edge_matching", "edges"): "cpkit.parallel.edge_matching:prepare_edges",
+    **ENGINE_SPLITTERS,
     # Not a split search: the optimiser's workers run as tasks of the same backends.
     ("edge_matching", "maximize"): "cpkit.optimise.tasks:prepare",
 }
@@ -41,5 +35,4 @@ def splitter(family: str, engine: str) -> Callable[[Any, dict[str, Any]], Any] |
     target = SPLITTERS.get((family, engine))
     if target is None:
         return None
-    module, _, attr = target.partition(":")
-    return getattr(import_module(module), attr)
+    return load(target)

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import text
-from ..search.edge_matching import shave_setting
+from ..engines.edge_matching.em_front import shave_setting
 from .protocol import Frontier, Part, Path
 
 FORMAT = "cpkit-checkpoint"
@@ -272,7 +272,7 @@ class Checkpoint:
     def check_matches(self, model: dict[str, Any], options: dict[str, Any],
                       path: str | os.PathLike, defaults: dict[str, Any] | None = None) -> None:
         """Refuse to resume a checkpoint of another puzzle or other options; ``defaults`` stand
-        in for options left out on either side (``cpkit.search.option_defaults``: checkpoints
+        in for options left out on either side (``cpkit.engines.dispatch.option_defaults``: checkpoints
         made before they were recorded, or a default given by name)."""
         mine = self.model
         if mine.get("sha256") != model.get("sha256"):

@@ -16,7 +16,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..search import jit
+from ..engines.runtime import jit
 from . import splitter
 from .protocol import Part, Path
 

@@ -260,7 +260,7 @@ class SolverLine(_OneProcessLine):
     """A CP-SAT run's line: the elapsed time, the solutions so far and CP-SAT's branch count.
     CP-SAT gives its statistics only inside a solution callback, so the count is the one at the
     latest solution (none before the first), which the line says; ``update`` takes
-    ``{"solutions": ..., "branches": ...}`` from ``cpkit.search.cpsat``'s waiting thread.  Its
+    ``{"solutions": ..., "branches": ...}`` from ``cpkit.engines.cpsat.cpsat_search``'s waiting thread.  Its
     clock starts at the first update, when the model is built and CP-SAT starts."""
 
     def update(self, figures: dict[str, int], force: bool = False) -> None:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from ..errors import EngineUnavailable, InputError
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
-from ..search.driver import RunClock, SetupStopped, setting_up
+from ..engines.runtime.driver import RunClock, SetupStopped, setting_up
 from . import backends, plan, splitter
 from .checkpoint import Checkpoint, Recorder, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
@@ -100,7 +100,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         progress: bool | float = False,
         source: dict[str, Any] | None = None, subproblems: int | None = None,
         max_stored: int | None = None, **options: Any) -> Result:
-    """Solve ``model`` like ``cpkit.search.solve``, split over ``workers`` processes (None: all
+    """Solve ``model`` like ``cpkit.engines.dispatch.solve``, split over ``workers`` processes (None: all
     cores, but small trees stay in this process), a Dask ``client`` or ``scheduler`` address.
 
     ``checkpoint``: file to write finished/pending subproblems to, every ``checkpoint_every``
@@ -113,8 +113,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
     until it and every subproblem before it have finished, to give them in that order;
     ``cpkit match --show N`` needs N, not millions).
     """
-    from ..search import AUTO, check_options, check_run_options, family_of
-    from ..search import solve as sequential
+    from ..engines.dispatch import AUTO, check_options, check_run_options, family_of
+    from ..engines.dispatch import solve as sequential
 
     family = family_of(model)
     name = AUTO.get(family, engine) if engine == "auto" else engine
@@ -144,10 +144,12 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
             max_stored, int) or max_stored < 0):
         raise InputError(f"max_stored must be a whole number >= 0, got {max_stored!r}")
 
-    def in_sequence(sequential: Callable[..., Any] = sequential) -> Any:
+    def in_sequence(sequential: Callable[..., Any] = sequential,
+                    time_limit: float | None = time_limit) -> Any:
         """The search in this process (with its own progress line where the engine reports
-        one); with ``max_stored``, the first solutions only.  ``sequential``: the solve to
-        run (``em_auto.choose``, which may return the engine it chose for a split run)."""
+        one): the same ``solve`` as ``cpkit.solve``'s, so a result is assembled in one place;
+        with ``max_stored``, the first solutions only.  ``sequential``: the solve to run
+        (``em_auto.choose``, which may return the engine it chose for a split run)."""
         line = search_line(model, family, name, progress if reports else False)
         reporting = {"on_progress": line.update} if line.enabled else {}
 
@@ -246,8 +248,10 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
                                  jit_seconds=0.0, solutions=[])
             result.stats.extra.update(subproblems=0, subproblems_done=0)
             return result
-        if small:
-            return _in_process(tree, limit, clock.left(), count_only, on_solution, max_stored)
+        if small:       # searched here by the sequential solve, on the time left
+            result = in_sequence(time_limit=clock.left())
+            result.jit_seconds += clock.compiled()      # compiled while preparing the tree
+            return result
         result = coordinator.run(signals)
         if reason is not None:          # the race's time is part of the run's
             result.seconds += picked.seconds
@@ -258,7 +262,7 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
 def _race(model: Any, *, engine: str, workers: int, **options: Any) -> Any:
     """``--engine auto`` on an edge-matching board before a split run: the race of
     ``em_auto.choose`` in this process; a ``Result`` if it ended the run, else its choice."""
-    from ..search import em_auto
+    from ..engines.edge_matching.auto import em_auto_search as em_auto
 
     return em_auto.choose(model, workers=workers, **options)
 
@@ -285,7 +289,7 @@ def _before_the_race(path: str, source: dict[str, Any]) -> bool:
 def _resumed_engine(path: str, family: str) -> Any:
     """``--engine auto`` resuming a checkpoint: the engine and options it recorded, so that the
     run goes on with the engine that made it (a race now could pick another)."""
-    from ..search.em_auto import Choice
+    from ..engines.edge_matching.auto.em_auto_search import Choice
 
     ck = Checkpoint.load(path)
     options = {k: v for k, v in ck.options.items() if k != "engine"}
@@ -308,18 +312,6 @@ def search_line(model: Any, family: str, engine: str,
     if family == "exact_cover":
         return SearchLine(None, enabled, unit="options")
     return SearchLine(getattr(model, "n_cells", 0), enabled)
-
-
-def _in_process(tree, limit, time_limit, count_only, on_solution, max_stored) -> Result:
-    """The whole tree as one subproblem, here (the sequential run through the same code)."""
-    part = tree.solve([], store=not count_only, limit=limit, time_limit=time_limit,
-                      max_stored=max_stored)
-    reason = COMPLETE if part.complete else (
-        LIMIT if limit is not None and part.count >= limit else
-        TIME_LIMIT if time_limit is not None and part.seconds >= time_limit else INTERRUPTED)
-    result = tree.result(part, complete=part.complete, stop_reason=reason,
-                         seconds=part.seconds, jit_seconds=0.0, solutions=part.solutions)
-    return _emit(result, on_solution)
 
 
 def _emit(result: Result, on_solution) -> Result:
@@ -417,7 +409,7 @@ class Coordinator:
         return dict(self._defaults(), **self.job.options, engine=self.job.engine)
 
     def _defaults(self) -> dict[str, Any]:
-        from ..search import option_defaults
+        from ..engines.dispatch import option_defaults
 
         return option_defaults(self.job.family, self.job.engine)
 

@@ -71,7 +71,7 @@ G_CONTRADICTION = 4     # rule switches: 1 on, 0 off
 G_INSTANTIATION = 5
 G_PREEMPTION = 6
 G_OPPOSITE = 7          # opposite pairs maintained
-G_HEURISTIC = 8         # pair heuristic (cpkit.search._em_cp_kernel.H_*)
+G_HEURISTIC = 8         # pair heuristic (cpkit.engines.edge_matching.cp.em_cp_kernel.H_*)
 G_EXPLAIN = 9           # explanations built (cpkit.propagators.explain), for backjumping
 G_SHARED_EDGE = 26      # remaining-tile rules (section 4.2): shared-edge bound h(M)
 G_CYCLES = 27           #   and frame-colour cycles
@@ -132,7 +132,7 @@ O_CQUEUE = 59           # m: colours to check, then a queued flag per colour
 O_RIM = 60              # st: 2 per tile, the colours of its sides along the rim (-1: none)
 O_SHARED = 62           # st: h(M) for M = 0 .. tiles (the shared-edge bound, a table lookup)
 O_RIM_COLOUR = 63       # st: per colour, 1 if some tile shows it along the rim (cycles need it)
-#: g[64:104] belongs to the search (cpkit.search._em_cp_kernel).
+#: g[64:104] belongs to the search (cpkit.engines.edge_matching.cp.em_cp_kernel).
 G_SEARCH = 64
 G_HEADER = 104
 

@@ -6,7 +6,7 @@ import pytest
 from benchmarks.edge_matching import run_c_reference, search_seconds, with_symmetry_hint
 from benchmarks.tiling import c_reference
 from cpkit.io.edge_matching import read_edge_matching
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 from tests.conftest import EDGE_MATCHING
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from benchmarks import polycube_ref as ref
 from benchmarks import tiling_vs_polycube as suite
 from cpkit.io.polycube import read_polycube
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 
 
 def test_turned_files_hold_the_same_puzzle_turned(tiling_instance, tmp_path):

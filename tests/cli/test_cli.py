@@ -131,7 +131,7 @@ def test_hybrid_stats_show_the_configuration(capsys):
     (["tile", str(TILING / "somacube.txt"), "--engine", "cpsat", "--volume-trigger", "3"],
      "triggers"),
     (["tile", str(TILING / "somacube.txt"), "--engine", "dlx", "--fila-at", "3"],
-     "--fila-at applies to the auto, hybrid engines"),
+     "--fila-at applies to the auto and hybrid engines, not dlx"),
     (["tile", str(TILING / "somacube.txt"), "--engine", "dlx", "--heuristic", "e"],
      "not available to DLX"),
     (["tile", str(TILING / "somacube.txt"), "--engine", "hybrid", "--heuristic", "e:f=3",
@@ -283,4 +283,4 @@ def test_auto_turns_the_puzzle_but_prints_the_files_drawing(capsys, tmp_path):
     assert status == 0 and "configuration: heuristic" in out and "2 solutions" in out
     assert int(re.search(r"([\d,]+) fits,", out).group(1).replace(",", "")) > 10 * turned_fits
     status, _, err = run(capsys, "tile", str(path), "--engine", "dlx", "--orientation", "file")
-    assert status == 2 and "--orientation applies to the auto engines" in err
+    assert status == 2 and "--orientation applies to the auto engine, not dlx" in err

@@ -156,7 +156,7 @@ def test_first_limit_and_ignore_hints(capsys, tmp_path):
     ([SMALL, "--render", "x.gif"], ".png or .svg"),
     ([SMALL, "--engine", "alldiff", "--workers", "2"], "alldiff engine runs in one process"),
     ([SMALL, "--engine", "cpsat", "--workers", "2"],
-     "--checkpoint and --scheduler apply to cp, backtrack and edges"),
+     "--checkpoint and --scheduler apply to the backtrack, cp and edges engines"),
     ([SMALL, "--engine", "alldiff", "--progress", "5"], "alldiff engine reports no progress"),
     ([SMALL, "--progress", "inf"], "progress must be True, False or a positive number"),
     ([SMALL, "--monte-carlo", "10", "--progress", "5"], "--progress applies to a search"),
@@ -330,7 +330,7 @@ def test_an_eternity_sized_board_with_few_colours_plans_its_split(capsys, tmp_pa
     assert status == 0 and summary["complete"] is False and summary["stop_reason"] == "time_limit"
     n = summary["subproblems"]
     if n < MAX_SUBPROBLEMS:
-        from cpkit.parallel.edge_matching import prepare_cp
+        from cpkit.engines.edge_matching.em_split import prepare_cp
 
         below = prepare_cp(read_edge_matching(board), {}).frontier(summary["split_depth"] + 1,
                                                                    False)

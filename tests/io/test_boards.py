@@ -21,7 +21,7 @@ from cpkit.models.board import EMPTY, Board
 from cpkit.models.edge_matching import BoardSolution, EdgeMatchingPuzzle
 from cpkit.models.em_generator import plant
 from cpkit.result import verify_board
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 from tests.conftest import unsolvable_board
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from cpkit.errors import InputError
 from cpkit.io.dlx_format import parse_dlx, write_dlx
-from cpkit.search import dlx
+from cpkit.engines.exact_cover.dlx import dlx_search as dlx
 
 KNUTH_EXAMPLE = """| Knuth's example from TAOCP 7.2.2.1 (an exact cover with 1 solution)
 a b c d e f g

@@ -6,7 +6,7 @@ import pytest
 
 from cpkit.errors import InputError
 from cpkit.models.exact_cover import ExactCover
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 
 ROWS = [[0], [0], [1], [0, 1]]
 

@@ -9,7 +9,7 @@ from cpkit.models import reorient
 from cpkit.models.geometry import group
 from cpkit.models.tiling import Piece, Puzzle
 from cpkit.result import verify_tiling
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 from tests.strategies import puzzles
 
 

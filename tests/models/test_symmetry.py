@@ -10,7 +10,8 @@ from cpkit.models.polyforms import PENTOMINOES
 from cpkit.models.symmetry import (canonical_tiling_key, image_permutation, plan_redundancy,
                                    puzzle_symmetries)
 from cpkit.models.tiling import Piece, Puzzle
-from cpkit.search import dlx, solve
+from cpkit.engines.exact_cover.dlx import dlx_search as dlx
+from cpkit.engines.dispatch import solve
 from tests.strategies import puzzles
 
 

@@ -220,7 +220,7 @@ def test_an_edited_path_out_of_range_is_refused(tmp_path, step):
 def test_an_option_left_out_is_its_default():
     """A checkpoint made without ``heuristic`` (the dlx engine's default is "s") resumes with
     ``heuristic="s"`` given, and the other way round; another value is still refused."""
-    from cpkit.search import option_defaults
+    from cpkit.engines.dispatch import option_defaults
 
     defaults = option_defaults("tiling", "dlx")
     assert defaults["heuristic"] == "s" and "limit" not in defaults and "keep" not in defaults

@@ -8,9 +8,10 @@ from hypothesis import given, settings
 
 from cpkit.errors import InputError
 from cpkit.models.exact_cover import ExactCover
-from cpkit.parallel import dlx as split_dlx
+from cpkit.engines.exact_cover.dlx import dlx_split as split_dlx
 from cpkit.parallel.protocol import Part
-from cpkit.search import dlx, solve
+from cpkit.engines.exact_cover.dlx import dlx_search as dlx
+from cpkit.engines.dispatch import solve
 from tests.strategies import exact_covers, puzzles
 
 pytestmark = pytest.mark.kernel

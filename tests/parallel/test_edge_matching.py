@@ -14,9 +14,9 @@ from hypothesis import given, settings
 import cpkit
 from cpkit.errors import InputError
 from cpkit.models.em_generator import generate
-from cpkit.parallel import edge_matching as split_em
+from cpkit.engines.edge_matching import em_split as split_em
 from cpkit.result import verify_board
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 from tests.parallel.test_dlx import (assert_a_capped_frontier_is_its_prefix, exact_expectation,
                                      split_total)
 from tests.conftest import EDGE_MATCHING, unsolvable_board

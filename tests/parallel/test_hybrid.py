@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 
 from cpkit.errors import InputError
-from cpkit.parallel import hybrid as split_hybrid
-from cpkit.search import solve
+from cpkit.engines.tiling.hybrid import hybrid_split as split_hybrid
+from cpkit.engines.dispatch import solve
 from tests.parallel.test_dlx import (assert_a_capped_frontier_is_its_prefix, exact_expectation,
                                      split_total)
 from tests.strategies import puzzles

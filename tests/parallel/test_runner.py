@@ -15,7 +15,8 @@ import cpkit
 from cpkit.errors import CpkitError, InputError
 from cpkit.parallel.protocol import Frontier, Part
 from cpkit.parallel.runner import InOrder
-from cpkit.search import jit, solve
+from cpkit.engines.runtime import jit
+from cpkit.engines.dispatch import solve
 from tests.conftest import TILING
 
 MANIFEST = json.loads((TILING / "manifest.json").read_text())

@@ -17,7 +17,7 @@ from cpkit.models.edge_matching import Hint
 from cpkit.models.em_generator import generate
 from cpkit.propagators import colorpair as cp
 from cpkit.propagators import explain as ex
-from cpkit.search import _em_cp_kernel as K
+from cpkit.engines.edge_matching.cp import em_cp_kernel as K
 from tests.oracles import count_boards
 
 pytestmark = pytest.mark.kernel

@@ -13,7 +13,7 @@ from cpkit.models.polyforms import hexominoes
 from cpkit.models.symmetry import plan_redundancy
 from cpkit.models.tiling import Piece, Puzzle
 from cpkit.propagators import tiling_filters as tf
-from cpkit.search import solve
+from cpkit.engines.dispatch import solve
 from tests.strategies import puzzles
 
 

@@ -1,0 +1,351 @@
+"""Choosing the edge-matching engine per board (``--engine auto``, the default).
+
+No engine wins everywhere (docs/benchmarks.md, ``em-auto``): the brute force makes 50 million
+nodes a second and wins wherever its tree is small enough, which is most boards with many
+colours for their size; edge filtering (``edges``) makes 10 to 1,000 times fewer nodes than the
+ColorPair engine (``cp``), each 10 to 50 times dearer, and wins on the 7 x 7 to 9 x 9 boards
+with few colours; ``cp`` sits in between.  Their trees differ by orders of magnitude from one
+board to the next, so the choice is measured on the board itself:
+
+1. **The brute force alone** for a moment (``SOLO_SECONDS``): most small boards end there.
+2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
+   from round to round), one after the other in this process (every numba search here is a
+   resumable state machine, so nothing is lost between turns).  An engine that finishes (or
+   reaches the ``limit`` of solutions) wins: its result is exact, whatever the others did.
+3. **A decision**: each engine's time to finish is estimated from how much of its tree it has
+   searched (``RootChain.explored``: the depth-first position read as a share of the tree,
+   every subtree taken as the same size), the seconds it spent divided by that share.  Once the
+   race has cost ``RACE_SHARE`` of the smallest estimate still to go (or ``MAX_RACE_SECONDS``),
+   the engine with that estimate goes on alone, from where it stopped.
+
+Step 3 is what keeps the overhead small on long runs; the race keeps it small on short ones.
+Why the depth-first share and not Knuth's probes (``cpkit.parallel.plan``): measured on the
+paper's boards it estimates the brute force's tree within a factor of two after a few million
+nodes, where 200 probes fell short by 10 to 1,000 times (E_10_13: 1.0 million for 955 million)
+and took seconds; it costs nothing but the search itself.
+
+The choice and why are in the result (``engine``, ``engine_reason``); the figures of the race
+are in ``engine_race``.  A split run (``cpkit.parallel.runner``) makes the same race in its
+coordinator before splitting, and records the engine in its checkpoint, so that a resumed run
+goes on with it.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Callable, Sequence
+
+from ....errors import CpkitError
+from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
+from ....result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
+from ..backtrack import em_backtrack_search as em_backtrack
+from ..cp import em_cp_search as em_cp
+from ..edges import em_edges_search as em_edges
+from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS, DriveOutcome, InterruptFlag, drive
+from ..em_front import RootChain, root_chain
+
+ENGINE = "auto"
+#: The engines raced, in the order they take their turns; each with the options it runs with.
+CANDIDATES: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("backtrack", {}), ("cp", {}), ("edges", {}))
+#: Nodes of an engine's first slice: about a millisecond's work (the edges engine makes 30,000
+#: to 200,000 nodes a second, the brute force 50 million), so that no turn overshoots.
+FIRST_NODES = {"backtrack": 1 << 14, "cp": 1 << 9, "edges": 1 << 4}
+MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
+#: The brute force alone first, in turns of the first figure, while its estimated time to go
+#: is below the time it has spent (and the first figure), at most the second figure: it ends
+#: most boards of a few million nodes, faster than anything else could.
+SOLO_SECONDS = (0.02, 0.2)
+#: Each engine's turn in the first round of the race; every round doubles it, up to the last.
+FIRST_QUANTUM = 0.01
+LAST_QUANTUM = 0.25
+#: The race stops once it has cost this share of the smallest estimated time still to go.
+RACE_SHARE = 0.2
+#: ... and in any case after this long (the estimates are good enough by then).
+MAX_RACE_SECONDS = 10.0
+#: Before the brute force's solo, each other engine's first turn.
+GLIMPSE_SECONDS = 0.0005
+#: A leader this many times ahead of the runner-up ends the race this many times sooner.
+MAX_LEAD = 10.0
+#: An engine is not judged before it has searched this long.
+MIN_TURN_SECONDS = 0.03
+#: A split run whose chosen engine has less than this many seconds to go finishes in the
+#: process that raced: starting the workers would cost about as much.
+STAY_BELOW = 2.0
+#: The smallest share of a turn an engine far behind the leader still gets.
+MIN_WEIGHT = 0.25
+
+
+@dataclass
+class Entrant:
+    """One engine in the race: its search over every root, the solutions it found (kept until
+    it wins), and the time it spent."""
+
+    engine: str
+    options: dict[str, Any]
+    chain: RootChain
+    solutions: list[BoardSolution]
+    seconds: float = 0.0
+    budget: int = 1 << 10
+    finished: bool = False
+    relay: list[Callable[[BoardSolution], None]] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        extra = "".join(f" --{k} {v}" for k, v in self.options.items())
+        return self.engine + extra
+
+    @property
+    def found(self) -> int:
+        return self.chain.total("solutions")
+
+    @property
+    def nodes(self) -> int:
+        return self.chain.total("nodes")
+
+    def turn(self, seconds: float, limit: int | None, stop: Callable[[], bool]) -> None:
+        """Search for about ``seconds`` (slices sized as ``drive`` sizes them), or until the
+        search ends, reaches ``limit`` solutions, or ``stop()``."""
+        began = time.perf_counter()
+        target = min(SLICE_SECONDS, seconds / 2)
+        while not self.finished:
+            room = (1 << 62) if limit is None else limit - self.found
+            if room <= 0:
+                break
+            t0 = time.perf_counter()
+            self.finished, _ = self.chain.step(room, self.budget)
+            took = time.perf_counter() - t0
+            scale = 2.0 if took < target / 4 else (0.5 if took > target else 1.0)
+            self.budget = int(min(MAX_SLICE_NODES, max(1, self.budget * scale)))
+            if time.perf_counter() - began >= seconds or stop():
+                break
+        self.seconds += time.perf_counter() - began
+
+    def done(self, limit: int | None) -> bool:
+        return self.finished or (limit is not None and self.found >= limit)
+
+    def estimate(self) -> float:
+        """Seconds still to go by the share of its tree searched (``RootChain.explored``);
+        infinite before any share is known."""
+        if self.finished:
+            return 0.0
+        share = self.chain.explored()
+        return self.seconds / share - self.seconds if share > 0 else math.inf
+
+
+def _entrants(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
+              store: bool) -> tuple[list[Entrant], list[str]]:
+    """An entrant per candidate engine that can take the board, and why the others cannot (a
+    board too large for the cp engine's pair sets, more colours than edge filtering holds)."""
+    entrants, left_out = [], []
+    for engine, options in CANDIDATES:
+        module = MODULES[engine]
+        try:
+            if engine == "cp":
+                em_cp.cp.check_fits(puzzle.arrays)
+            elif engine == "edges":
+                em_edges.check_fits(puzzle.arrays)
+        except CpkitError as exc:
+            left_out.append(f"{engine}: {exc}")
+            continue
+        kept: list[BoardSolution] = []
+        relay: list[Callable[[BoardSolution], None]] = [kept.append]
+        chain, _ = root_chain(puzzle, roots, module.search_factory(options),
+                              count_only=not store, on_solution=lambda s, r=relay: r[0](s))
+        entrants.append(Entrant(engine, dict(options), chain, kept,
+                                budget=FIRST_NODES.get(engine, 1 << 10), relay=relay))
+    return entrants, left_out
+
+
+@dataclass
+class Decision:
+    """What the race decided: the engine to go on with, why, and how long the race took."""
+
+    winner: Entrant
+    reason: str
+    seconds: float
+    finished: bool                      # the winner ended the search during the race
+    stopped: bool = False               # the time limit, Ctrl-C or SIGTERM ended the race
+    interrupted: bool = False           # ... Ctrl-C or SIGTERM
+
+
+def _describe(entrants: list[Entrant]) -> str:
+    parts = []
+    for e in entrants:
+        est = e.estimate()
+        left = "done" if e.finished else ("?" if math.isinf(est) else f"~{_seconds(est)} left")
+        parts.append(f"{e.label} {e.seconds:.2f} s ({left})")
+    return "; ".join(parts)
+
+
+def _seconds(x: float) -> str:
+    return f"{x:.3g} s" if x < 1e6 else f"{x:.1e} s"
+
+
+def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None,
+         stop: Callable[[], bool], share: float = RACE_SHARE) -> Decision:
+    """Run the race (the module docstring, steps 1 to 3)."""
+    began = time.perf_counter()
+
+    def out_of_time() -> bool:
+        return stop() or (time_limit is not None and
+                          time.perf_counter() - began >= time_limit)
+
+    goal = "reached the limit of solutions" if limit is not None else "finished the search"
+    first = entrants[0]
+    # A moment for the others first: where edge filtering needs a few dozen nodes (many
+    # colours for the size), it is done before the brute force has begun.
+    for e in entrants[1:]:
+        e.turn(GLIMPSE_SECONDS, limit, out_of_time)
+        if e.done(limit):
+            return Decision(e, f"{e.label} {goal} first, in {e.seconds:.3f} s",
+                            time.perf_counter() - began, True)
+    if first.engine == "backtrack":
+        # Alone while it looks like finishing soon: on small trees nothing else is faster.
+        while not first.done(limit) and not out_of_time() and first.seconds < SOLO_SECONDS[1]:
+            first.turn(SOLO_SECONDS[0], limit, out_of_time)
+            if first.estimate() > max(SOLO_SECONDS[0], first.seconds):
+                break
+        if first.done(limit):
+            return Decision(first, f"the brute force {goal} first, in {first.seconds:.3f} s",
+                            time.perf_counter() - began, True)
+    quantum = FIRST_QUANTUM
+    while True:
+        lead = min(e.estimate() for e in entrants)
+        for e in entrants:
+            if out_of_time():
+                break
+            e.turn(quantum * _weight(e.estimate(), lead), limit, out_of_time)
+            if e.done(limit):
+                return Decision(e, f"{e.label} {goal} first in the race ({_describe(entrants)})",
+                                time.perf_counter() - began, True)
+        spent = time.perf_counter() - began
+        if out_of_time():
+            best = min(entrants, key=lambda e: (-e.found, e.estimate()))
+            return Decision(best, f"stopped during the race ({_describe(entrants)})", spent,
+                            False, stopped=True, interrupted=stop())
+        ranked = sorted(entrants, key=Entrant.estimate)
+        best, left = ranked[0], ranked[0].estimate()
+        # Judge once every engine has had a fair turn, or one is about to finish.
+        ready = left < MIN_TURN_SECONDS or all(e.seconds >= MIN_TURN_SECONDS for e in entrants)
+        # The further behind the runner-up, the sooner the race has seen enough.
+        lead = ranked[1].estimate() / left if len(ranked) > 1 and left > 0 else math.inf
+        if ready and (spent >= share * left / min(lead, MAX_LEAD) or spent >= MAX_RACE_SECONDS):
+            return Decision(best, f"{best.label} has the least estimated time to go after a "
+                                  f"{spent:.2f} s race ({_describe(entrants)})", spent, False)
+        quantum = min(LAST_QUANTUM, quantum * 2)
+
+
+def _weight(estimate: float, lead: float) -> float:
+    """The share of a turn an engine gets: a whole one while it leads or nothing is known, less
+    the further its estimate lies behind the leader's (at least ``MIN_WEIGHT``), so that the
+    race spends its time on the likely winner but keeps measuring the others."""
+    if math.isinf(lead) or estimate <= lead:
+        return 1.0
+    return max(MIN_WEIGHT, math.sqrt(lead / estimate))
+
+
+def jit_seconds() -> float:
+    return sum(MODULES[engine].jit_seconds() for engine, _ in CANDIDATES)
+
+
+@dataclass
+class Choice:
+    """The engine a race picked for a run that goes on elsewhere (a split run): its name,
+    options and the reason, with the race's seconds."""
+
+    engine: str
+    options: dict[str, Any]
+    reason: str
+    seconds: float
+    race: dict[str, Any]
+
+
+def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
+           limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
+           on_solution: Callable[[BoardSolution], None] | None = None,
+           on_progress: Callable[[dict[str, int]], None] | None = None,
+           share: float = RACE_SHARE, stay_below: float = math.inf) -> Result | Choice:
+    """Race the engines on ``puzzle`` (the module docstring).  Returns the ``Result`` of the
+    whole run when the race ends it, or when the winner's estimated time still to go is below
+    ``stay_below`` seconds (it then goes on here, from where it stopped); otherwise the
+    ``Choice``, for a split run.  ``share``: ``RACE_SHARE`` by default (a split run over N
+    workers passes a smaller one: the race runs on one core)."""
+    jit = jit_seconds()
+    store = on_solution is not None or not count_only
+    entrants, left_out = _entrants(puzzle, roots, store)
+    began = time.perf_counter()
+    with InterruptFlag() as interrupt:
+        def stop() -> bool:
+            if on_progress is not None:
+                on_progress({"nodes": sum(e.nodes for e in entrants),
+                             "solutions": max(e.found for e in entrants),
+                             "deepest": max(e.chain.progress()["deepest"] for e in entrants)})
+            return interrupt.raised
+        decision = race(entrants, limit=limit, time_limit=time_limit, stop=stop, share=share)
+    winner = decision.winner
+    reason = decision.reason
+    if left_out:
+        reason += f"; not raced: {'; '.join(left_out)}"
+    figures = {"seconds": round(decision.seconds, 6),
+               "engines": {e.label: {"seconds": round(e.seconds, 6), "nodes": e.nodes,
+                                     "estimated_seconds_left": _finite(e.estimate())}
+                           for e in entrants}}
+    if not decision.finished and not decision.stopped and winner.estimate() >= stay_below:
+        return Choice(winner.engine, winner.options, reason, decision.seconds, figures)
+    # The winner's solutions so far go out, and the rest as they come.
+    if on_solution is not None:
+        for s in winner.solutions:
+            on_solution(s)
+        winner.solutions.clear()
+        winner.relay[0] = on_solution
+    if decision.finished:
+        outcome = DriveOutcome(COMPLETE if winner.finished else LIMIT,
+                               time.perf_counter() - began)
+    elif decision.stopped:
+        outcome = DriveOutcome(INTERRUPTED if decision.interrupted else TIME_LIMIT,
+                               time.perf_counter() - began)
+    else:
+        left = None if time_limit is None else max(1e-3, time_limit - decision.seconds)
+        room = None if limit is None else limit - winner.found
+        report = None if on_progress is None else (
+            lambda: on_progress(winner.chain.progress()))
+        rest = drive(winner.chain.step, limit=room, time_limit=left, on_progress=report)
+        outcome = DriveOutcome(rest.stop_reason, time.perf_counter() - began)
+    result = MODULES[winner.engine].result_of(puzzle, winner.chain, outcome, winner.solutions,
+                                              jit, winner.options)
+    result.stats.extra["engine_reason"] = reason
+    result.stats.extra["engine_race"] = figures
+    return result
+
+
+def choose(puzzle: EdgeMatchingPuzzle, *, workers: int, **options: Any) -> Result | Choice:
+    """For a split run over ``workers`` processes: race in this process (``options``: those of
+    ``cpkit.engines.dispatch.solve``).  The ``Result`` if the race ended the run or the winner has under
+    ``STAY_BELOW`` seconds to go (it then finishes here: starting workers would cost more),
+    else the ``Choice`` of engine.  The race's share of the run is divided by the workers, as
+    they will share the rest."""
+    from ..em_front import solve as front
+
+    engine_fn = partial(decide, share=RACE_SHARE / max(1, workers), stay_below=STAY_BELOW)
+    return front(puzzle, engine_fn, **options)
+
+
+def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
+          limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
+          on_solution: Callable[[BoardSolution], None] | None = None,
+          on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
+    """Every solution of ``puzzle`` under each root, by the engine the race picks (the module
+    docstring), in this process; the result is that engine's, with the race's time in its
+    ``seconds`` and the choice in ``engine_reason``."""
+    result = decide(puzzle, roots, limit=limit, time_limit=time_limit, count_only=count_only,
+                    on_solution=on_solution, on_progress=on_progress)
+    assert isinstance(result, Result)
+    return result
+
+
+def _finite(x: float) -> float | None:
+    return round(x, 3) if math.isfinite(x) else None

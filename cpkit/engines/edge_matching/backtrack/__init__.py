@@ -1,0 +1,1 @@
+"""The brute-force backtracker (scan order, no propagation), compiled: the baseline."""

@@ -1,0 +1,1 @@
+"""The ColorPair constraint-propagation engine (Benoist & Bourreau), compiled."""

@@ -1,0 +1,660 @@
+"""The CP search for edge matching (Benoist & Bourreau section 5.1), as a resumable numba kernel.
+
+Each node places one orientation on one cell, then the ColorPair propagator
+(``cpkit.propagators.colorpair``) runs to a fixed point.  The cell to branch on is, by decreasing
+priority (section 5.1):
+
+1. a cell with four known sides, 2. three, 3. two and a surrounded neighbour, 4. a surrounded
+   neighbour of a cell with one known side and two surrounded neighbours (the pattern classes,
+   kept by the propagator in O(1));
+5. otherwise the first demanding cell of the most urgent demanded pair: smallest available offer
+   (``H_MIN_OFFER``), smallest expected offer ``E`` (``H_MIN_EXPECTED_OFFER``), smallest
+   ``E - |Demand|`` (``H_MIN_EXPECTED_GAP``, the default) or ``E / |Demand|``
+   (``H_MIN_EXPECTED_RATIO``).  ``E(p)`` sums, over the tiles of Offer(p), the estimated
+   probability that no other pair of the tile takes it: the product of ``1 - |Demand(q)| /
+   |Offer(q)|`` over its other demanded pairs ``q`` (a tile preempted elsewhere counts 0).
+
+``H_SCAN`` replaces both steps by the brute force's fixed order (the first empty cell of the
+column-by-column scan), so that the two engines differ only by propagation.
+
+The children of a node are the orientations of ``colorpair.candidates``, tried in order.
+
+The search is a state machine over an explicit decision stack (cell, candidate range, trail
+mark per level) and the propagator's trail, so it stops at a node budget or a full solution
+buffer and resumes exactly there.  A failure is detected in one of three places, each recording
+its kind and cell or pair in ``gst`` before backtracking: an empty candidate list at ENTER, or a
+contradiction in ``propagate`` after a branching placement or a root placement.  Those are the
+places where explanations will be attached for conflict-directed backjumping.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ....propagators import colorpair as cp
+from ....propagators import explain as ex
+from ....propagators import sparse_set as ss
+from ....propagators.sparse_set import ix
+
+# Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
+# into a kernel compiled later (docs/architecture.md, "Which functions are cached").
+
+# Program counter values.
+PC_ROOT = 0
+PC_ENTER = 1
+PC_TRY = 2
+PC_LEAVE = 3
+PC_SHAVE = 4            # shaving the node entered at ``level`` (a slice can end inside it)
+PC_BRANCH = 5           # the node entered at ``level``, shaved: a solution, or its branching
+
+# Return status.
+DONE = 0
+BUFFER_FULL = 1
+BUDGET_SPENT = 2
+AT_STOP = 3                         # entered a node at the stop level (split runs)
+
+# The search's fields of the g header (cpkit.propagators.colorpair reserves G_SEARCH..).
+G_LEVEL = cp.G_SEARCH + 0
+G_PC = cp.G_SEARCH + 1
+G_NBUF = cp.G_SEARCH + 2
+G_SOLUTIONS = cp.G_SEARCH + 3
+G_NODES = cp.G_SEARCH + 4
+G_FAILS = cp.G_SEARCH + 5           # branching placements refuted by propagation
+G_DEAD_ENDS = cp.G_SEARCH + 6       # chosen cells with no candidate
+G_PATTERN = cp.G_SEARCH + 7         # decisions taken by pattern k = 1..4: G_PATTERN + k - 1
+G_BY_HEURISTIC = cp.G_SEARCH + 11   # decisions taken by the pair heuristic
+G_N_ROOT = cp.G_SEARCH + 12         # root placements (hints)
+O_LV = cp.G_SEARCH + 13             # m section: the decision stack, LV_STRIDE per level
+O_CAND = cp.G_SEARCH + 14           # m section: candidate orientations of every open level
+O_ROOT = cp.G_SEARCH + 15           # m section: root placements, (cell, orientation) pairs
+G_SHAVE = cp.G_SEARCH + 16          # shaving limit L (0: no shaving)
+G_XTOP = cp.G_SEARCH + 17           # exclusion trail top
+G_XCAP = cp.G_SEARCH + 18           # exclusion trail capacity
+O_XTRAIL = cp.G_SEARCH + 19         # m section: exclusions, (cell, orientation, next) triples
+O_XHEAD = cp.G_SEARCH + 20          # m section: per cell, its newest exclusion (-1: none)
+O_ACC = cp.G_SEARCH + 21            # g rows: per level, the union of its failed branches' reasons
+O_XREASON = cp.G_SEARCH + 22        # g rows: per exclusion, why the value fails
+O_SROW = cp.G_SEARCH + 23           # g row: scratch of the search
+G_JUMPS = cp.G_SEARCH + 24          # nodes abandoned by a backjump before all their branches
+G_SKIPPED = cp.G_SEARCH + 25        # levels jumped over
+G_TRIALS = cp.G_SEARCH + 26         # shaving: trial placements
+G_REMOVED = cp.G_SEARCH + 27        # shaving: values removed
+G_SHAVED_IN = cp.G_SEARCH + 28      # shaving: placements forced (a single value left)
+G_SHAVED_FAIL = cp.G_SEARCH + 29    # shaving: nodes refuted (no value left)
+G_STOP = cp.G_SEARCH + 30           # stop on entering this level (0: never), for split runs
+O_SCAN = cp.G_SEARCH + 31           # m section: the cells in the brute force's scan order
+G_DEEPEST = cp.G_SEARCH + 32        # the most cells filled at a node entered
+G_SHAVE_CELL = cp.G_SEARCH + 33     # shaving's place: the cell being tried,
+G_SHAVE_AT = cp.G_SEARCH + 34       # its next candidate (-1: the cell is not begun),
+G_SHAVE_END = cp.G_SEARCH + 35      # the end of its candidates,
+G_SHAVE_SURVIVORS = cp.G_SEARCH + 36  # its values whose trial held so far,
+G_SHAVE_LAST = cp.G_SEARCH + 37     # the last of those,
+G_SHAVE_CHANGED = cp.G_SEARCH + 38  # and whether this pass placed something
+
+# What ``shave`` returns.
+SHAVE_DONE = 0
+SHAVE_FAILED = 1
+SHAVE_PAUSED = 2                    # its trials reached the budget; g says where it goes on
+
+#: ``branch_failed``'s ``full`` for "no solution below": a non-literal bool, so that the helper
+#: is compiled once (colorpair.py, "Helpers that are not inlined take their integers as int64").
+NOT_FULL = np.bool_(False)
+
+# Per-level record of the decision stack.
+L_CELL = 0
+L_PTR = 1               # next candidate
+L_END = 2               # end of this level's candidates
+L_MARK = 3              # trail top before this level's placement
+L_XMARK = 4             # exclusion trail top before it
+L_FULL = 5              # 1 once a solution was found below this node: it never jumps
+LV_STRIDE = 6
+
+# Pair heuristics.
+H_MIN_OFFER = 0
+H_MIN_EXPECTED_OFFER = 1
+H_MIN_EXPECTED_GAP = 2
+H_MIN_EXPECTED_RATIO = 3
+H_SCAN = 4              # no pattern, no pair: the first empty cell in scan order
+HEURISTICS = {"min-offer": H_MIN_OFFER, "min-expected-offer": H_MIN_EXPECTED_OFFER,
+              "min-expected-gap": H_MIN_EXPECTED_GAP,
+              "min-expected-ratio": H_MIN_EXPECTED_RATIO, "scan": H_SCAN}
+
+
+#: Exclusions kept at once are capped (shaving stops removing values when the pool is full).
+MAX_EXCLUSION_WORDS = 1 << 22
+#: Exclusions per cell the pool is sized for.
+EXCLUSIONS_PER_CELL = 32
+
+
+def exclusion_capacity(n_cells: int, shave: int) -> int:
+    if shave <= 0:
+        return 0
+    words = (n_cells + 63) // 64
+    return max(1, min(n_cells * min(shave, EXCLUSIONS_PER_CELL), MAX_EXCLUSION_WORDS // words))
+
+
+def search_sections(n_cells: int, n_orientations: int, n_roots: int,
+                    exclusions: int = 0) -> dict[int, int]:
+    """The m sections the search needs, for ``cpkit.propagators.colorpair.build_state``."""
+    return {O_LV: (n_cells + 1) * LV_STRIDE, O_CAND: max(1, n_cells * n_orientations),
+            O_ROOT: 2 * n_roots, O_XTRAIL: 3 * max(1, exclusions), O_XHEAD: n_cells,
+            O_SCAN: n_cells}
+
+
+def search_rows(n_cells: int, exclusions: int = 0) -> dict[int, int]:
+    """The explanation rows the search needs in g: one per level, one per exclusion, scratch."""
+    return {O_ACC: n_cells + 1, O_XREASON: max(1, exclusions), O_SROW: 1}
+
+
+@njit(cache=False)
+def expected_offer(st, m, g, p):
+    """E(|Offer(p)|); costs ``|Offer(p)|`` times the tile's pairs (at most 6)."""
+    n_tiles = g[cp.G_TILES]
+    tags = g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0
+    off_mem = g[cp.O_OFF_MEM]
+    off_size = g[cp.O_OFF_SIZE]
+    dem_size = g[cp.O_DEM_SIZE]
+    tiles = g[cp.O_TILES]
+    tile_pairs = g[cp.O_TILE_PAIRS]
+    tile_npairs = g[cp.O_TILE_NPAIRS]
+    total = 0.0
+    for k in range(m[ix(off_size + p)]):
+        t = ss.member(m, off_mem, n_tiles, p, k)
+        tag = m[ix(tiles + t * cp.TILE_STRIDE + cp.T_TAG)]
+        if tags and tag >= 0 and tag != p:
+            continue
+        prob = 1.0
+        for j in range(st[ix(tile_npairs + t)]):
+            q = st[ix(tile_pairs + 6 * t + j)]
+            if q != p and m[ix(dem_size + q)] > 0:
+                prob *= max(0.0, 1.0 - m[ix(dem_size + q)] / m[ix(off_size + q)])
+        total += prob
+    return total
+
+
+@njit(cache=False)
+def choose_cell(st, m, g):
+    """The cell to branch on (see the module docstring), or -1 if no cell demands anything."""
+    n_cells = g[cp.G_CELLS]
+    cells = g[cp.O_CELLS]
+    if g[cp.G_HEURISTIC] == H_SCAN:
+        scan = g[O_SCAN]
+        for i in range(n_cells):
+            c = m[ix(scan + i)]
+            if m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)] < 0:
+                g[G_BY_HEURISTIC] += 1
+                return c
+        return -1
+    cls_size = g[cp.O_CLS_SIZE]
+    for k in range(1, 5):
+        if m[ix(cls_size + k)] > 0:
+            g[ix(G_PATTERN + k - 1)] += 1
+            c = ss.member(m, g[cp.O_CLS_MEM], n_cells, k, 0)
+            if k < 4:
+                return c
+            nbr = g[cp.O_NBR] + 4 * c
+            for s in range(4):
+                x = st[ix(nbr + s)]
+                if x >= 0 and m[ix(cells + x * cp.CELL_STRIDE + cp.C_ORI)] < 0 and \
+                        m[ix(cells + x * cp.CELL_STRIDE + cp.C_KNOWN)] >= 2:
+                    return x
+    heuristic = g[cp.G_HEURISTIC]
+    tags = g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0
+    dem_size = g[cp.O_DEM_SIZE]
+    dp_mem = g[cp.O_DP_MEM]
+    best = -1
+    best_score = np.inf
+    for k in range(m[ix(g[cp.O_DP_SIZE])]):
+        p = m[ix(dp_mem + k)]
+        if heuristic == H_MIN_OFFER:
+            score = float(cp.available(m, g, p, tags))
+        else:
+            e = expected_offer(st, m, g, p)
+            if heuristic == H_MIN_EXPECTED_OFFER:
+                score = e
+            elif heuristic == H_MIN_EXPECTED_GAP:
+                score = e - m[ix(dem_size + p)]
+            else:
+                score = e / m[ix(dem_size + p)]
+        if score < best_score:
+            best_score = score
+            best = p
+    if best < 0:
+        return -1
+    g[G_BY_HEURISTIC] += 1
+    return ss.member(m, g[cp.O_DEM_MEM], n_cells, best, 0)
+
+
+# ---------------------------------------------------------------------------------- exclusions
+@njit(cache=False)
+def _undo_exclusions(m, g, mark):
+    xtrail = g[O_XTRAIL]
+    xhead = g[O_XHEAD]
+    while g[G_XTOP] > mark:
+        g[G_XTOP] -= 1
+        e = xtrail + 3 * g[G_XTOP]
+        m[ix(xhead + m[ix(e)])] = m[ix(e + 2)]
+
+
+@njit(cache=False)
+def _exclude(m, g, c, o):
+    """Remember that orientation ``o`` fails on cell ``c``; returns the exclusion's index."""
+    k = g[G_XTOP]
+    e = g[O_XTRAIL] + 3 * k
+    head = g[O_XHEAD] + c
+    m[ix(e)] = c
+    m[ix(e + 1)] = o
+    m[ix(e + 2)] = m[ix(head)]
+    m[ix(head)] = k
+    g[G_XTOP] = k + 1
+    return k
+
+
+@njit(cache=False)
+def _drop_excluded(m, g, c, cand, base, end):
+    """Remove the excluded orientations of ``c`` from ``m[cand + base:cand + end]``; new end."""
+    xtrail = g[O_XTRAIL]
+    first = m[ix(g[O_XHEAD] + c)]
+    if first < 0:
+        return end
+    out = base
+    for i in range(base, end):
+        o = m[ix(cand + i)]
+        k = first
+        excluded = False
+        while k >= 0:
+            if m[ix(xtrail + 3 * k + 1)] == o:
+                excluded = True
+                break
+            k = m[ix(xtrail + 3 * k + 2)]
+        if not excluded:
+            m[ix(cand + out)] = o
+            out += 1
+    return out
+
+
+@njit(cache=False)
+def _why_not(st, m, g, c, row):
+    """Added to ``row``: why no value outside the candidates of ``c`` (minus its exclusions) can
+    go on it -- the restriction explanation and every exclusion's reason."""
+    w = g[cp.G_WORDS]
+    ex.restriction(st, m, g, c, row)
+    xtrail = g[O_XTRAIL]
+    xreason = g[O_XREASON]
+    k = m[ix(g[O_XHEAD] + c)]
+    while k >= 0:
+        ex.union(g, row, xreason + k * w, w)
+        k = m[ix(xtrail + 3 * k + 2)]
+
+
+# ---------------------------------------------------------------------------------- backjumping
+@njit(cache=False)
+def _undo_branch(st, m, g, level):
+    """Take back the branch placed at ``level`` and everything made after it."""
+    r = g[O_LV] + level * LV_STRIDE
+    cp.undo_to(st, m, g, np.int64(m[ix(r + L_MARK)]))
+    _undo_exclusions(m, g, m[ix(r + L_XMARK)])
+
+
+@njit(cache=False)
+def branch_failed(st, m, g, level, full):
+    """The branch placed at ``level`` has no (further) solution below it.  Its explanation is in
+    the first scratch row of the propagator (unless ``full``: a solution was found below, which
+    forbids any jump over the nodes above).  Returns the level whose next branch is to be tried,
+    or -1 when the whole search is over.
+
+    Without explanations this is chronological backtracking.  With them, the explanation is
+    resolved down to cells placed before this level's decision (``explain.resolve``); if the
+    decision was needed, the reason joins the node's account and the next branch is tried;
+    otherwise the node fails whatever its remaining branches are, and so does every node up to
+    the deepest level of the explanation: they are abandoned (docs/algorithms.md, soundness)."""
+    lv = g[O_LV]
+    w = g[cp.G_WORDS]
+    fail = g[cp.O_XROW]
+    while True:
+        r = lv + level * LV_STRIDE
+        if g[cp.G_EXPLAIN] == 0:
+            _undo_branch(st, m, g, level)
+            return level
+        if full:
+            m[ix(r + L_FULL)] = 1
+            _undo_branch(st, m, g, level)
+            return level
+        if ex.resolve(st, m, g, fail, np.int64(m[ix(r + L_MARK)])):
+            ex.union(g, g[O_ACC] + level * w, fail, w)
+            _undo_branch(st, m, g, level)
+            return level
+        target = ex.deepest_level(m, g, fail, w)
+        g[G_JUMPS] += 1
+        j = level
+        while j > target and m[ix(lv + j * LV_STRIDE + L_FULL)] == 0:
+            j -= 1
+        if j > target:
+            # Node j had a solution below: it is finished, and reports "full" to its parent.
+            g[G_SKIPPED] += level - j
+            if j == 0:
+                return -1
+            level = j - 1
+            full = True
+            continue
+        g[G_SKIPPED] += level - target - 1
+        if target < 0:
+            return -1
+        r = lv + (target + 1) * LV_STRIDE
+        cp.undo_to(st, m, g, np.int64(m[ix(r + L_MARK)]))
+        _undo_exclusions(m, g, m[ix(r + L_XMARK)])
+        level = target
+
+
+# ---------------------------------------------------------------------------------- shaving
+@njit(cache=False)
+def shave(st, m, g, level, cand, base, budget):
+    """Shaving at the node entered at ``level`` (its placements belong to level ``level - 1``):
+    every empty cell that demands a pair and has at most ``G_SHAVE`` candidates has each tried
+    (placed, propagated, taken back); the values that fail at once are excluded (with the
+    failure's reason, resolved past the trial); a cell left with no value fails the node, a cell
+    left with one gets it (a propagated placement; a cell that had a single candidate gets it
+    without a trial first).  Passes repeat while they place something (a fixed point:
+    exclusions alone change no other cell's trials).  ``SHAVE_FAILED`` on a failure, its
+    explanation in the propagator's first scratch row.
+
+    After ``budget`` trials it pauses between two of them (``SHAVE_PAUSED``), its place in
+    ``g`` (``G_SHAVE_*``; ``start_shave`` sets the first), the cell's candidates kept in
+    ``cand`` from ``base``; a later call goes on with the same trials in the same order."""
+    n_cells = g[cp.G_CELLS]
+    cells = g[cp.O_CELLS]
+    limit = g[G_SHAVE]
+    explain = g[cp.G_EXPLAIN] != 0
+    w = g[cp.G_WORDS]
+    fail = g[cp.O_XROW]
+    levels = g[cp.O_LEVEL]
+    c = g[G_SHAVE_CELL]
+    at = g[G_SHAVE_AT]
+    end = g[G_SHAVE_END]
+    survivors = g[G_SHAVE_SURVIVORS]
+    last = g[G_SHAVE_LAST]
+    changed = g[G_SHAVE_CHANGED] != 0
+    made = 0
+    while True:
+        while c < n_cells:
+            r = cells + c * cp.CELL_STRIDE
+            if at < 0:
+                if m[ix(r + cp.C_ORI)] >= 0 or m[ix(r + cp.C_KNOWN)] < 2:
+                    c += 1
+                    continue
+                demands = False
+                for k in range(cp.N_SLOTS):
+                    if m[ix(r + cp.C_DPAIR + k)] >= 0:
+                        demands = True
+                if not demands:
+                    c += 1
+                    continue
+                end = cp.candidates(st, m, g, c, cand, base)
+                end = _drop_excluded(m, g, c, cand, base, end)
+                if end - base > limit:
+                    c += 1
+                    continue
+                survivors = 0
+                last = -1
+                if end - base == 1:
+                    # A single value: placing it is its own trial (a failure fails the node).
+                    survivors = 1
+                    last = np.int64(m[ix(cand + base)])
+                    end = base
+                at = base
+            while at < end:
+                if made >= budget:
+                    g[G_SHAVE_CELL] = c
+                    g[G_SHAVE_AT] = at
+                    g[G_SHAVE_END] = end
+                    g[G_SHAVE_SURVIVORS] = survivors
+                    g[G_SHAVE_LAST] = last
+                    g[G_SHAVE_CHANGED] = 1 if changed else 0
+                    g[cp.G_LEVEL_NOW] = level - 1
+                    return SHAVE_PAUSED
+                o = np.int64(m[ix(cand + at)])
+                at += 1
+                made += 1
+                mark = g[cp.G_TRAIL]
+                g[cp.G_LEVEL_NOW] = level
+                m[ix(levels + c)] = level
+                g[G_TRIALS] += 1
+                cp.assign(st, m, g, c, o)
+                if cp.propagate(st, m, g):
+                    survivors += 1
+                    last = o
+                elif g[G_XTOP] < g[G_XCAP]:
+                    if explain:
+                        if not ex.resolve(st, m, g, fail, mark):
+                            # The failure does not depend on c: the node fails.
+                            cp.undo_to(st, m, g, mark)
+                            g[cp.G_LEVEL_NOW] = level - 1
+                            g[G_SHAVED_FAIL] += 1
+                            return SHAVE_FAILED
+                        k = _exclude(m, g, c, o)
+                        ex.copy(g, g[O_XREASON] + k * w, fail, w)
+                    else:
+                        _exclude(m, g, c, o)
+                    g[G_REMOVED] += 1
+                else:
+                    survivors += 1
+                    last = o
+                cp.undo_to(st, m, g, mark)
+            g[cp.G_LEVEL_NOW] = level - 1
+            if survivors == 0:
+                g[G_SHAVED_FAIL] += 1
+                g[cp.G_FAIL_KIND] = cp.F_CELL
+                g[cp.G_FAIL_WHO] = c
+                if explain:
+                    ex.clear(g, fail, w)
+                    _why_not(st, m, g, c, fail)
+                return SHAVE_FAILED
+            if survivors == 1:
+                if explain:
+                    reason = g[cp.O_REASON] + c * w
+                    ex.clear(g, reason, w)
+                    _why_not(st, m, g, c, reason)
+                m[ix(levels + c)] = level - 1
+                g[G_SHAVED_IN] += 1
+                cp.assign(st, m, g, c, last)
+                if not cp.propagate(st, m, g):
+                    return SHAVE_FAILED
+                changed = True
+            c += 1
+            at = -1
+        if not changed:
+            return SHAVE_DONE
+        c = 0
+        at = -1
+        changed = False
+
+
+@njit(cache=False, inline="always")
+def _cand_base(m, lv, level):
+    """Where the candidates of the node entered at ``level`` start in ``cand``: after those
+    of the level above."""
+    return m[ix(lv + (level - 1) * LV_STRIDE + L_END)] if level > 0 else 0
+
+
+@njit(cache=False, inline="always")
+def start_shave(g):
+    """Put shaving's place at the start of its first pass."""
+    g[G_SHAVE_CELL] = 0
+    g[G_SHAVE_AT] = -1
+    g[G_SHAVE_END] = 0
+    g[G_SHAVE_SURVIVORS] = 0
+    g[G_SHAVE_LAST] = -1
+    g[G_SHAVE_CHANGED] = 0
+
+
+@njit(cache=True, _nrt=False)
+def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
+    """Run from the saved state (``g[G_LEVEL]``, ``g[G_PC]``) until done, ``max_in_buf``
+    solutions are buffered, ``node_budget`` nodes and shaving trials were made (a node can make
+    hundreds of thousands of trials; a slice must stay short for a time limit or Ctrl-C to be
+    seen, so it can end inside a node's shaving, ``PC_SHAVE``), or a node at level
+    ``g[G_STOP]`` (if > 0) is entered.  The root placements (hints) are made
+    first, with propagation.  Solutions are buffered as the orientation on each cell;
+    ``deepest`` holds the placements of the deepest node entered so far (``g[G_DEEPEST]``
+    cells filled, propagation included).
+
+    A node at the stop level returns AT_STOP before any work on it (no shaving, no branching),
+    its decisions on the stack; resuming takes it back as if a solution had been found below
+    it (``L_FULL``), so that no backjump crosses it: a split run searches it elsewhere."""
+    n_cells = g[cp.G_CELLS]
+    cells = g[cp.O_CELLS]
+    lv = g[O_LV]
+    cand = g[O_CAND]
+    levels = g[cp.O_LEVEL]
+    w = g[cp.G_WORDS]
+    explain = g[cp.G_EXPLAIN] != 0
+    level = g[G_LEVEL]
+    pc = g[G_PC]
+    nbuf = g[G_NBUF]
+    budget = node_budget
+    stop = g[G_STOP] if g[G_STOP] > 0 else -1
+    status = DONE
+    while True:
+        if pc == PC_ROOT:
+            g[cp.G_LEVEL_NOW] = -1
+            for k in range(g[G_N_ROOT]):
+                cp.assign(st, m, g, np.int64(m[ix(g[O_ROOT] + 2 * k)]),
+                          np.int64(m[ix(g[O_ROOT] + 2 * k + 1)]))
+            level = 0
+            if not cp.propagate(st, m, g):
+                pc = PC_LEAVE
+                status = DONE
+                break
+            pc = PC_ENTER
+        elif pc == PC_ENTER:
+            r = lv + level * LV_STRIDE
+            base = _cand_base(m, lv, level)
+            if level == stop:
+                m[ix(r + L_CELL)] = -1
+                m[ix(r + L_PTR)] = base
+                m[ix(r + L_END)] = base
+                m[ix(r + L_FULL)] = 1
+                pc = PC_TRY
+                status = AT_STOP
+                break
+            if n_cells - g[cp.G_EMPTY] > g[G_DEEPEST]:
+                g[G_DEEPEST] = n_cells - g[cp.G_EMPTY]
+                for c in range(n_cells):
+                    deepest[ix(c)] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
+            if g[cp.G_EMPTY] > 0 and budget <= 0:
+                status = BUDGET_SPENT
+                break
+            if g[cp.G_EMPTY] > 0 and g[G_SHAVE] > 0:
+                start_shave(g)
+                pc = PC_SHAVE
+            else:
+                pc = PC_BRANCH
+        elif pc == PC_SHAVE:
+            if budget <= 0:
+                status = BUDGET_SPENT
+                break
+            base = _cand_base(m, lv, level)
+            g[cp.G_LEVEL_NOW] = level - 1
+            trials = g[G_TRIALS]
+            shaved = shave(st, m, g, level, cand, base, budget)
+            budget -= g[G_TRIALS] - trials
+            if shaved == SHAVE_PAUSED:
+                status = BUDGET_SPENT
+                break
+            if shaved == SHAVE_FAILED:
+                level = branch_failed(st, m, g, level - 1, NOT_FULL) if level > 0 else -1
+                if level < 0:
+                    level = 0
+                    pc = PC_LEAVE
+                    status = DONE
+                    break
+                pc = PC_TRY
+                continue
+            pc = PC_BRANCH
+        elif pc == PC_BRANCH:
+            r = lv + level * LV_STRIDE
+            base = _cand_base(m, lv, level)
+            m[ix(r + L_FULL)] = 0
+            if explain:
+                ex.clear(g, g[O_ACC] + level * w, w)
+            if g[cp.G_EMPTY] == 0:
+                g[G_SOLUTIONS] += 1
+                if store:
+                    for c in range(n_cells):
+                        sol_buf[nbuf, c] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
+                nbuf += 1
+                m[ix(r + L_CELL)] = -1
+                m[ix(r + L_PTR)] = base
+                m[ix(r + L_END)] = base
+                m[ix(r + L_FULL)] = 1
+                pc = PC_TRY
+                if nbuf >= max_in_buf:
+                    status = BUFFER_FULL
+                    break
+                continue
+            c = choose_cell(st, m, g)
+            end = base
+            if c >= 0:
+                end = cp.candidates(st, m, g, c, cand, base)
+                if g[G_SHAVE] > 0:
+                    end = _drop_excluded(m, g, c, cand, base, end)
+            if end == base:
+                g[G_DEAD_ENDS] += 1
+                g[cp.G_FAIL_KIND] = cp.F_CELL
+                g[cp.G_FAIL_WHO] = c
+            m[ix(r + L_CELL)] = c
+            m[ix(r + L_PTR)] = base
+            m[ix(r + L_END)] = end
+            m[ix(r + L_MARK)] = g[cp.G_TRAIL]
+            m[ix(r + L_XMARK)] = g[G_XTOP]
+            pc = PC_TRY
+        elif pc == PC_TRY:
+            r = lv + level * LV_STRIDE
+            p = m[ix(r + L_PTR)]
+            if p >= m[ix(r + L_END)]:
+                pc = PC_LEAVE
+                continue
+            m[ix(r + L_PTR)] = p + 1
+            g[G_NODES] += 1
+            budget -= 1
+            c = np.int64(m[ix(r + L_CELL)])
+            g[cp.G_LEVEL_NOW] = level
+            m[ix(levels + c)] = level
+            cp.assign(st, m, g, c, np.int64(m[ix(cand + p)]))
+            if cp.propagate(st, m, g):
+                level += 1
+                pc = PC_ENTER
+            else:
+                g[G_FAILS] += 1
+                level = branch_failed(st, m, g, level, NOT_FULL)
+                if level < 0:
+                    level = 0
+                    pc = PC_LEAVE
+                    status = DONE
+                    break
+        else:
+            # Every branch of the node at ``level`` is done.
+            if level == 0:
+                status = DONE
+                break
+            r = lv + level * LV_STRIDE
+            full = m[ix(r + L_FULL)] != 0
+            c = np.int64(m[ix(r + L_CELL)])
+            if explain and not full:
+                if c < 0:
+                    full = True
+                else:
+                    fail = g[cp.O_XROW]
+                    ex.copy(g, fail, g[O_ACC] + level * w, w)
+                    _why_not(st, m, g, c, fail)
+            level = branch_failed(st, m, g, level - 1, full)
+            if level < 0:
+                level = 0
+                status = DONE
+                break
+            pc = PC_TRY
+    g[G_LEVEL] = level
+    g[G_PC] = pc
+    g[G_NBUF] = nbuf
+    return status

@@ -1,0 +1,1 @@
+"""Dancing links (Knuth's Algorithm X with multiplicities) for exact covers and tilings."""

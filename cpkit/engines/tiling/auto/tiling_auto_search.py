@@ -1,0 +1,110 @@
+"""The ``auto`` tiling engine: the DLX-to-FILA hybrid in the orientation and configuration
+``autoconfig.choose`` picks, with solutions turned back into the file's own frame.
+
+The puzzle the search sees is the chosen turn of the file's (``models.reorient``); counts do not
+depend on it (a turn maps the solutions and the symmetries of one onto the other's), nor do the
+solutions printed or returned, which are turned back.  ``orientation="file"`` searches the puzzle
+as drawn (with the geometric default configuration), as does any explicit ``heuristic`` or
+``fila_at``: a schedule written by hand may name the file's axes (``x``, ``y``, ``z``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ....errors import InputError
+from ....models import reorient
+from ....models.tiling import Puzzle, Tiling
+from ....result import Result
+from . import tiling_autoconfig as autoconfig
+from .. import tiling_front as tiling
+from ...runtime.driver import InterruptFlag, RunClock, SetupStopped, check_setup, setting_up
+
+ORIENTATIONS = ("auto", "file")
+#: Puzzles of more pieces are searched as drawn with the default configuration: the choice's
+#: random DLX descents go through every level above the switch, and its turned copies rebuild
+#: every piece (10,000 identical monominoes: 11.7 s of choosing for a search of one solution).
+CHOOSE_MAX_PIECES = 256
+
+
+def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | None = None,
+               fila_at: int | None = None, nof: bool | None = None, limit: int | None = None,
+               **front_options: Any) -> autoconfig.Choice | None:
+    """The configuration of ``puzzle`` under these options, or None when the puzzle is to be
+    searched as drawn with the options as given.  A run in one process that stops at its
+    first ``limit`` solutions is searched as drawn: the choice prices the whole tree, and the
+    configuration that searches it fastest can be far slower to a first solution (the 35
+    hexominoes in the 15 x 14 parallelogram: none in 300 s turned, the first in 3 s as
+    drawn)."""
+    if orientation not in ORIENTATIONS:
+        raise InputError(f"orientation must be one of {', '.join(ORIENTATIONS)}, got "
+                         f"{orientation!r}")
+    if orientation == "file" or heuristic is not None or fila_at is not None or \
+            limit is not None or puzzle.n_pieces > CHOOSE_MAX_PIECES:
+        return None
+    return autoconfig.choose(puzzle, front_options, nof)
+
+
+def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, orientation: str = "auto",
+          unique: str = "rotation", redundancy: str | None = "auto",
+          volume_filter: bool | int = True, parity_filter: bool | int = True,
+          fit_filter: bool = False, limit: int | None = None, time_limit: float | None = None,
+          count_only: bool = False, on_solution: Callable[[Tiling], None] | None = None,
+          **engine_options: Any) -> Result:
+    """``tiling.solve`` with the engine ``auto``, on the puzzle turned as ``choice_for``
+    decides.  ``orientation``: "auto" (choose), or "file" (search the puzzle as drawn)."""
+    front_options = dict(unique=unique, redundancy=redundancy, volume_filter=volume_filter,
+                         parity_filter=parity_filter, fit_filter=fit_filter)
+    front_options.update({k: engine_options[k] for k in ("parity_trigger", "volume_trigger")
+                          if engine_options.get(k) is not None})
+    # The choice is set-up: it counts in the time limit and stops on Ctrl-C or SIGTERM.
+    with InterruptFlag() as interrupt:
+        clock = RunClock(time_limit, lambda: interrupt.raised)
+        try:
+            with setting_up(clock):
+                choice = choice_for(puzzle, orientation=orientation,
+                                    heuristic=engine_options.get("heuristic"),
+                                    fila_at=engine_options.get("fila_at"),
+                                    nof=engine_options.get("nof"), limit=limit,
+                                    **front_options)
+                check_setup()
+        except SetupStopped as stop:
+            return Result.unsearched("tiling", "auto", unique, stop.reason,
+                                     prep_seconds=clock.spent(), jit_seconds=clock.compiled(),
+                                     options=front_options, name=puzzle.name)
+        return _solve(puzzle, engine_fn, choice, orientation, unique, front_options,
+                      limit, clock.left(), count_only, on_solution, engine_options)
+
+
+def _solve(puzzle: Puzzle, engine_fn: Callable[..., Result], choice: autoconfig.Choice | None,
+           orientation: str, unique: str, front_options: dict[str, Any], limit: int | None,
+           time_limit: float | None, count_only: bool,
+           on_solution: Callable[[Tiling], None] | None, engine_options: dict[str, Any]
+           ) -> Result:
+    """The search ``choice`` configures (None: the puzzle as drawn, the options as given)."""
+    if choice is None:
+        return tiling.solve(puzzle, engine_fn, engine_name="auto", limit=limit,
+                            time_limit=time_limit, count_only=count_only,
+                            on_solution=on_solution, **front_options,
+                            **{k: v for k, v in engine_options.items()
+                               if k not in front_options})
+    turn = choice.candidate.turn
+    config = choice.config
+    turned_back = None if on_solution is None else \
+        (lambda t: on_solution(reorient.tiling_back(t, turn)))
+    options = {k: v for k, v in engine_options.items()
+               if k not in front_options and k not in ("heuristic", "fila_at", "nof")}
+    front_options["redundancy"] = choice.redundancy
+    result = tiling.solve(choice.candidate.puzzle, engine_fn, engine_name="auto",
+                          prepared=choice.front, limit=limit, time_limit=time_limit,
+                          count_only=count_only, on_solution=turned_back,
+                          heuristic=str(config.schedule), fila_at=config.fila_at,
+                          nof=config.nof, **front_options, **options)
+    result.solutions = [reorient.tiling_back(t, turn) for t in result.solutions]
+    result.jit_seconds += choice.jit_seconds
+    result.stats.extra.update(choice.report())
+    result.options["orientation"] = orientation
+    if config.reason:
+        result.options["configuration"] = config.reason
+    result.name = puzzle.name
+    return result

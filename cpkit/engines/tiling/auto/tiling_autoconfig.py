@@ -1,0 +1,465 @@
+"""The automatic configuration of a tiling search (``--engine auto``).
+
+What the search costs depends on things the file does not choose on purpose: the orientation
+in which the puzzle is drawn (cells are numbered x fastest, so FILA's F fills along the file's
+x axis, and every tie in DLX and E is broken in that order), the point where DLX hands over to
+FILA, and FILA's heuristic at each level.  The 10 x 6 pentominoes drawn 10 wide take ten times
+as many fits as drawn 6 wide; the 2 x 5 x 6 box fifteen times as many in its worst orientation
+as in its best.  So ``choose`` decides all three from the puzzle itself:
+
+1. **Candidates.**  Every turn and mirror image of the puzzle (``models.reorient``) that gives
+   a different search: two for a rectangle, one for a square or a cube of achiral pieces, up
+   to twelve for a box of three different sides and chiral pieces.  They are the same set for
+   a puzzle and any turn of its file, and are ranked by their geometry alone (``geometry``):
+   the shortest side along z, filled last, the middle one along x, filled first.
+2. **Estimates.**  A configuration (orientation, switch, FILA letters per level, constrained
+   piece) is estimated on the subproblems DLX hands over: up to ``SAMPLED`` nodes of the
+   switch depth are drawn by random DLX descents (``Frontier``), each subproblem compiled, and
+   the figures of searching it with the letters estimated by a population of ``POPULATION``
+   nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
+3. **Stages**, each only if the estimated search is long enough for its probes to pay: the
+   default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
+   for the last three pieces, in 3D) on the geometric first orientation, and F alone there
+   over ``TINY`` seconds; over
+   ``ORIENT_FROM`` seconds, F alone on every orientation, then the default on the best (E,
+   then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
+   the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
+   D, two images, against the rule's K, nine: a third of the estimated search), each with
+   DLX handing over at once or one piece later (the two interact); over ``SWITCH_FROM``, DLX
+   one level deeper at a time while that pays (DLX's min-fit over cells and pieces prunes the
+   top of the tree better than FILA's cell heuristics: polycube hands over with ten pieces
+   left); over ``SCHEDULE_FROM``, E, or S, down to a level and F below, the level found by a
+   climb from three levels of F; over ``REFINE_FROM``, the closest options estimated again,
+   ``REFINE_SCALE`` times as finely, and the finer estimates decide.
+
+Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
+gets the same configuration on every run and for every turn or mirror image of its file.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ....models import reorient
+from ....models.symmetry import piece_choices
+from ....models.tiling import Puzzle
+from ...exact_cover.dlx import dlx_kernel
+from . import tiling_cost_model as cost_model
+from ..fila import fila_search as fila, fila_probe
+from ..hybrid import hybrid_search as hybrid
+from ...runtime import jit
+from .. import tiling_front as tiling
+from ...runtime.driver import check_setup
+from ..tiling_heuristics import parse_schedule
+
+#: Nodes kept per level by an estimate of one subproblem (``fila_probe.Sampler``); more when
+#: fewer than ``SAMPLED`` subproblems are drawn, so that every estimate samples about as many.
+POPULATION = 200
+#: Nodes drawn at the switch depth, whose subproblems' searches are estimated (twice as many
+#: when DLX places more than one piece).
+SAMPLED = 8
+#: Estimated search seconds from which each further stage is worth its probes.
+TINY = 0.02
+ORIENT_FROM = 0.25
+SCHEDULE_FROM = 1.0
+PIECE_FROM = 2.0
+SWITCH_FROM = 3.0
+REFINE_FROM = 2.0
+#: The refinement re-estimates the options within this factor of the best (at most
+#: ``REFINED``), drawing ``REFINE_SCALE`` times as many nodes, each population as much larger.
+REFINE_WITHIN = 1.3
+REFINED = 2
+REFINE_SCALE = 2
+#: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
+#: configuration), where the schedule stage starts its climbs.
+DEFAULT_F_LEVELS = 3
+#: The seed of every estimate.
+SEED = 54
+
+
+class Candidate:
+    """One orientation of the puzzle: the turn from the file's frame and the turned puzzle,
+    built when first needed (most choices estimate one orientation or two)."""
+
+    def __init__(self, source: Puzzle, turn: reorient.Turn):
+        self.source = source
+        self.turn = turn
+        self._puzzle: Puzzle | None = None
+
+    @property
+    def puzzle(self) -> Puzzle:
+        if self._puzzle is None:
+            self._puzzle = reorient.oriented(self.source, self.turn)
+        return self._puzzle
+
+
+@dataclass(frozen=True)
+class Option:
+    """A configuration: orientation (index of a candidate), switch, FILA heuristic per level
+    from ``fila_at`` pieces remaining down to one, and the piece the redundancy filter
+    constrains (None: the front options' choice)."""
+
+    orientation: int
+    fila_at: int
+    letters: str
+    piece: str | None = None
+
+
+@dataclass
+class Estimate:
+    option: Option
+    seconds: float
+    subproblems: int
+
+
+@dataclass
+class Choice:
+    """What ``--engine auto`` runs: the candidate (orientation, front) and the hybrid
+    configuration, with every estimate made on the way, the seconds spent choosing (the
+    chosen front's preparation left out: every search makes one) and, apart from them, those
+    spent compiling or loading kernels (but the chosen front's own, which it reports)."""
+
+    candidate: Candidate
+    front: tiling.Front
+    redundancy: str | None
+    config: hybrid.Config
+    chosen: Estimate | None = None
+    estimates: list[Estimate] = field(default_factory=list)
+    seconds: float = 0.0
+    jit_seconds: float = 0.0
+
+    def describe(self) -> str:
+        turn = self.candidate.turn
+        return "as drawn" if turn.is_identity else f"turned ({turn.describe()})"
+
+    def report(self) -> dict[str, Any]:
+        """Figures for the result's statistics."""
+        out: dict[str, Any] = {"orientation": self.describe(),
+                               "choice_seconds": round(self.seconds, 6)}
+        if self.chosen is not None:
+            out["estimated_seconds"] = round(self.chosen.seconds, 6)
+            out["configurations_estimated"] = len(self.estimates)
+        return out
+
+
+def geometry(puzzle: Puzzle, turn: reorient.Turn) -> tuple[int, int, int]:
+    """The rank of an orientation by its free cells' extents once turned: the shortest side
+    along z (the last filled), then the shorter of the others along x (the first filled), as
+    de Bruijn filled the 6 x 10 board along its short side."""
+    extent = np.abs(np.array(turn.matrix)) @ (puzzle.cell_coords.max(axis=0)
+                                              - puzzle.cell_coords.min(axis=0) + 1)
+    return int(extent[2]), int(extent[0]), -int(extent[1])
+
+
+def candidates(puzzle: Puzzle) -> list[Candidate]:
+    """The distinct orientations of ``puzzle``, best geometry first, ties by content."""
+    ranked = sorted(reorient.distinct(puzzle), key=lambda tk: (geometry(puzzle, tk[0]), tk[1]))
+    return [Candidate(puzzle, turn) for turn, _ in ranked]
+
+
+def schedule_of(fila_at: int, letters: str) -> str:
+    """The polycube schedule of DLX's min-fit above ``fila_at`` and ``letters`` below."""
+    spec, previous = "s", None
+    for level, letter in enumerate(letters):
+        if letter != previous:
+            spec += f":{letter}={fila_at - level}"
+            previous = letter
+    return spec
+
+
+def default_letters(puzzle: Puzzle, fila_at: int, dimension: int | None = None) -> str:
+    """``hybrid.auto_config``'s FILA schedule as letters (for a puzzle of ``dimension``, by
+    default the puzzle's): F for flat puzzles, else E, then F for the last three pieces."""
+    if (dimension or puzzle.dimension) == 2 or fila_at <= DEFAULT_F_LEVELS:
+        return "f" * fila_at
+    return "e" * (fila_at - DEFAULT_F_LEVELS) + "f" * DEFAULT_F_LEVELS
+
+
+class Prober:
+    """Estimates of options on the candidates of one puzzle (subproblems listed and compiled
+    once per orientation and switch)."""
+
+    def __init__(self, cands: list[Candidate], front_options: dict[str, Any], nof: bool,
+                 scale: int = 1, fronts: dict | None = None):
+        """``scale`` multiplies the nodes drawn at the switch and the population (a finer
+        prober shares a coarser one's ``fronts``)."""
+        self.cands = cands
+        self.front_options = front_options
+        self.nof = nof
+        self.scale = scale
+        self.samplers: dict[int, fila_probe.Sampler] = {}
+        self._fronts: dict[tuple[int, str | None], tiling.Front] = {} if fronts is None \
+            else fronts
+        self._frontiers: dict[tuple, Frontier | None] = {}
+        self._samples: dict[tuple, tuple | None] = {}
+        self.made: dict[Option, Estimate | None] = {}
+
+    def redundancy(self, piece: str | None):
+        """The ``redundancy`` front option for ``piece`` (None: as given)."""
+        return self.front_options.get("redundancy", "auto") if piece is None else piece
+
+    def front(self, k: int, piece: str | None = None) -> tiling.Front:
+        """Orientation ``k``'s front preparation, with ``piece`` constrained."""
+        if (k, piece) not in self._fronts:
+            options = dict(self.front_options, redundancy=self.redundancy(piece))
+            self._fronts[k, piece] = tiling.prepare(
+                self.cands[k].puzzle, engine_name="auto", engine_fn=hybrid.solve_tiling,
+                **options)
+        return self._fronts[k, piece]
+
+    def frontier(self, k: int, fila_at: int, piece: str | None = None) -> "Frontier | None":
+        """A sample of the nodes DLX hands over at ``fila_at`` pieces remaining (see
+        ``Frontier``), or None if the puzzle needs no search or the switch leaves more cells
+        than one word (the estimates are compiled for one-word occupancies)."""
+        key = (k, fila_at, piece)
+        if key not in self._frontiers:
+            self._frontiers[key] = self._descend(k, fila_at, piece)
+        return self._frontiers[key]
+
+    def _descend(self, k: int, fila_at: int, piece: str | None) -> "Frontier | None":
+        puzzle = self.cands[k].puzzle
+        front = self.front(k, piece)
+        if front.proof is not None or fila_at <= 0 or \
+                hybrid.largest_volume(puzzle, fila_at) > fila.WORD:
+            return None
+        options = {key: v for key, v in front.engine_options.items()
+                   if key in ("parity_trigger", "volume_trigger", "parity_filter_from",
+                              "volume_filter_from")}
+        config = hybrid.Config(fila_at, parse_schedule(schedule_of(fila_at, "f" * fila_at)),
+                               self.nof)
+        search, _ = hybrid.build_search(puzzle, config, front.keep, store=False, **options)
+        depth = puzzle.n_pieces - fila_at
+        if depth == 0:
+            return Frontier(search, [np.zeros(0, dtype=np.int32)], np.ones(1), 0.0)
+        dlx = search.dlx
+        search.reset()
+        _, _, degrees = dlx.descend(np.full(1, -1, dtype=np.int32), target=1)
+        branches = int(degrees[0]) if len(degrees) else 0
+        wanted = SAMPLED * self.scale
+        draws = wanted if depth == 1 and branches > wanted else \
+            (branches if depth == 1 else 2 * wanted)
+        rng = np.random.default_rng(SEED)
+        paths, weights, above = [], [], np.zeros(depth)
+        for i in range(max(draws, 1)):
+            check_setup()
+            rand = rng.random(dlx.depth + 1)
+            rand[0] = (i + 0.5) / max(draws, 1)         # the first level evenly covered
+            search.reset()
+            status, level, degree = dlx.descend(np.full(depth, -1, dtype=np.int32),
+                                                target=depth, rand=rand)
+            reach = np.cumprod(degree.astype(np.float64))
+            above[:len(reach)] += reach
+            if status == dlx_kernel.DESCENT_READY and level == depth:
+                paths.append(dlx.placed_rows())
+                weights.append(reach[-1] if len(reach) else 1.0)
+        n = max(draws, 1)
+        return Frontier(search, paths, np.array(weights) / n, float(above.sum() / n))
+
+    def sample(self, option: Option):
+        """The switch's sampled nodes (``frontier``) with their subproblems compiled for the
+        heuristics of the option's letters, and that plan; or None."""
+        k, fila_at, piece = option.orientation, option.fila_at, option.piece
+        used = "".join(c for c in fila_probe.LETTERS if c in option.letters)
+        key = (k, fila_at, piece, used)
+        if key not in self._samples:
+            drawn = self.frontier(k, fila_at, piece)
+            if drawn is None:
+                self._samples[key] = None
+            else:
+                plan = fila_probe.sample_plan(self.cands[k].puzzle, used, self.nof)
+                drawn.search.plan = plan
+                problems = []
+                for path in drawn.paths:
+                    check_setup()
+                    drawn.search.reset()
+                    drawn.search.dlx.descend(path)
+                    problems.append(drawn.search.subproblem())
+                self._samples[key] = (drawn, problems, plan)
+        return self._samples[key]
+
+    def estimate(self, option: Option) -> Estimate | None:
+        """The estimated search seconds of ``option``, or None if it cannot be estimated."""
+        if option not in self.made:
+            self.made[option] = self._estimate(option)
+        return self.made[option]
+
+    def _estimate(self, option: Option) -> Estimate | None:
+        listed = self.sample(option)
+        if listed is None:
+            return None
+        drawn, problems, plan = listed
+        fila_total = 0.0
+        entries = 0.0
+        population = self.scale * max(POPULATION, SAMPLED * POPULATION // max(len(problems), 1))
+        sampler = self.samplers.setdefault(population, fila_probe.Sampler(population))
+        for problem, weight in zip(problems, drawn.weights):
+            letters = option.letters[len(option.letters) - problem.n_pieces:]
+            figures = sampler.figures(problem, plan, letters, SEED)
+            fila_total += weight * cost_model.fila_seconds(figures)
+            entries += weight * list_entries(problem, plan, set(letters))
+        nodes = float(drawn.weights.sum())
+        seconds = cost_model.handover_seconds(drawn.dlx_fits, nodes, entries) + fila_total
+        return Estimate(option, seconds, int(round(nodes)))
+
+
+@dataclass
+class Frontier:
+    """Nodes drawn at the switch depth by random DLX descents, the first level covered evenly
+    (Knuth's estimator): the paths that reach it, each with its weight (the product of the
+    branching degrees above it over the number of draws, so that a sum of weighted figures
+    estimates the sum over every node there), and the estimated DLX fits above it."""
+
+    search: hybrid.HybridSearch
+    paths: list[np.ndarray]
+    weights: np.ndarray
+    dlx_fits: float
+
+
+def list_entries(problem: fila.FilaProblem, plan: fila.FilaPlan, letters: set[str]) -> int:
+    """The image list entries a plan of the heuristics ``letters`` builds for ``problem``: the
+    sampling plan's entries for those heuristics (each heuristic's sets are consecutive)."""
+    q = max(problem.n_shapes, 1)
+    v = problem.n_cells
+    index = {str(h): plan.entry_h[k] for k, (h, _) in enumerate(plan.schedule.entries)}
+    total = 0
+    for letter in letters:
+        h = index[letter]
+        first = problem.ilsi[h * v * fila.K.IL_SIZE + fila.K.IL_FIRST]
+        last = problem.ilsi[(h + 1) * v * fila.K.IL_SIZE + fila.K.IL_FIRST] \
+            if h + 1 < len(plan.kinds) else problem.n_sets
+        total += int(problem.lptr[last * q] - problem.lptr[first * q])
+    return total
+
+
+def climb(prober: Prober, base: Option, letter: str, start: int) -> Estimate | None:
+    """The best schedule ``letter`` down to some level and F below it (with the orientation,
+    switch and piece of ``base``), found by walking the number of F levels from ``start`` one
+    step at a time while the estimate improves (its cost is near unimodal in that number: more
+    F levels make nodes cheaper and more numerous)."""
+    at = base.fila_at
+
+    def at_levels(f_levels: int) -> Estimate | None:
+        if not 0 <= f_levels <= at:
+            return None
+        return prober.estimate(replace(base, letters=letter * (at - f_levels) + "f" * f_levels))
+
+    here = at_levels(start)
+    if here is None:
+        return None
+    for step in (1, -1):
+        f_levels = start
+        while True:
+            there = at_levels(f_levels + step)
+            if there is None or there.seconds >= here.seconds:
+                break
+            here, f_levels = there, f_levels + step
+        if f_levels != start:
+            break                           # it improved one way: the other way is worse
+    return here
+
+
+def climbs(prober: Prober, top: Estimate, start: int) -> Estimate:
+    """``top``, or the best of the E and the S climbs from it if better."""
+    found = [top] + [climb(prober, top.option, letter, start) for letter in "es"]
+    return min((e for e in found if e is not None), key=lambda e: e.seconds)
+
+
+def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
+    """The pieces the piece stage estimates: the three whose images the redundancy filter
+    keeps fewest of (the tree's top level is that many nodes), and the filter's own first
+    choice by its rule (``symmetry.piece_choices``)."""
+    ranked = piece_choices(puzzle, unique)
+    fewest = [name for name, _ in sorted(ranked, key=lambda choice: choice[1])[:3]]
+    return fewest + [name for name, _ in ranked[:1] if name not in fewest]
+
+
+def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None) -> Choice:
+    """The orientation and configuration ``--engine auto`` runs (see the module's text)."""
+    start = time.perf_counter()
+    compiled = jit.warmed_seconds()
+    fila_probe.jit_seconds()
+    cands = candidates(puzzle)
+    first = cands[0].puzzle
+    use_nof = len(first.shapes) > 1 if nof is None else bool(nof)
+    prober = Prober(cands, front_options, use_nof)
+    front = prober.front(0)
+    constrained = front.plan is not None and front.plan.piece is not None
+    at = hybrid.auto_config(first, constrained, use_nof).fila_at
+
+    def finish(chosen: Estimate | None) -> Choice:
+        option = chosen.option if chosen is not None else Option(0, at, "")
+        k = option.orientation
+        chosen_front = prober.front(k, option.piece)
+        if chosen is None:
+            config = hybrid.auto_config(cands[k].puzzle, constrained, use_nof)
+        else:
+            config = hybrid.Config(option.fila_at,
+                                   parse_schedule(schedule_of(option.fila_at, option.letters)),
+                                   use_nof, "chosen by estimates")
+        made = [e for e in prober.made.values() if e is not None]
+        compiling = jit.warmed_seconds() - compiled
+        # The chosen front's own preparation is every search's (``prep_seconds``), not the
+        # choice's.
+        prep = chosen_front.extra.get("prep_seconds", 0.0)
+        return Choice(cands[k], chosen_front, prober.redundancy(option.piece), config, chosen,
+                      made, time.perf_counter() - start - compiling - prep,
+                      compiling - chosen_front.jit_seconds)
+
+    def best(options: list[Option]) -> Estimate | None:
+        found = [e for e in (prober.estimate(o) for o in options) if e is not None]
+        return min(found, key=lambda e: (e.seconds, options.index(e.option))) if found \
+            else None
+
+    if at <= 0 or front.proof is not None:
+        return finish(None)
+    fill, default = "f" * at, default_letters(first, at)
+    top = best([Option(0, at, default)])
+    if top is None:
+        return finish(None)
+    if top.seconds >= TINY and default != fill:
+        top = best([top.option, Option(0, at, fill)]) or top
+    if top.seconds >= ORIENT_FROM and len(cands) > 1:
+        top = best([top.option] + [Option(k, at, fill) for k in range(len(cands))]) or top
+        if default != fill:
+            top = best([top.option, replace(top.option, letters=default)]) or top
+    if top.seconds >= ORIENT_FROM and default == fill:
+        top = best([top.option, replace(top.option, letters=default_letters(first, at, 3))]) \
+            or top
+    if top.seconds >= PIECE_FROM and front_options.get("redundancy", "auto") == "auto" and \
+            constrained:
+        # Each piece with DLX placing one more piece too: the two interact (a constrained X
+        # in the 3 x 4 x 5 box is the worst choice handing over at once, the best one level
+        # later).
+        k, letters = top.option.orientation, top.option.letters
+        names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
+                                                         front_options.get("unique", "rotation"))
+                          if name != prober.front(k).plan.piece]
+        top = best([replace(top.option, piece=name, fila_at=at - d, letters=letters[d:])
+                    for name in names for d in (0, 1) if at - d > 0]) or top
+    if top.seconds >= SWITCH_FROM:
+        while top.option.fila_at > 1:
+            deeper = prober.estimate(replace(top.option, fila_at=top.option.fila_at - 1,
+                                             letters=top.option.letters[1:]))
+            if deeper is None or deeper.seconds >= top.seconds:
+                break
+            top = deeper
+    if top.seconds >= SCHEDULE_FROM:
+        top = climbs(prober, top, min(DEFAULT_F_LEVELS, top.option.fila_at))
+    if top.seconds >= REFINE_FROM:
+        # The estimates are skewed (most fall short of their mean, a few far above it), so
+        # options that came close are estimated again, more finely, and the finer estimates
+        # decide: S then F on the 2 x 4 x 8 box was estimated under F alone (3.1 s against
+        # 4.1 s) and took more (5.3 s against 4.35 s).
+        close = sorted((e for e in prober.made.values()
+                        if e is not None and e.seconds <= REFINE_WITHIN * top.seconds),
+                       key=lambda e: e.seconds)[:REFINED]
+        if len(close) > 1:
+            finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober._fronts)
+            top = min((e for e in (finer.estimate(c.option) for c in close) if e is not None),
+                      key=lambda e: e.seconds, default=top)
+            prober.made.update(finer.made)
+    return finish(top)

@@ -1,0 +1,145 @@
+"""``--engine auto`` for edge matching: the race counts as every engine does, hands out the
+winner's solutions only, decides by the estimated time to go, and a split run records its
+choice in the checkpoint so that a resumed run keeps it."""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+
+import pytest
+
+import cpkit
+from cpkit.models.em_generator import generate
+from cpkit.result import verify_board
+from cpkit.engines.edge_matching.auto import em_auto_search as em_auto
+from cpkit.engines.dispatch import solve
+from cpkit.engines.edge_matching.em_front import tree_share
+
+ENGINES = ("backtrack", "cp", "edges")
+
+
+def test_the_share_of_a_tree_behind_a_depth_first_position():
+    assert tree_share([]) == 0.0
+    assert tree_share([(1, 4)]) == 0.25                     # one of four subtrees done
+    assert tree_share([(2, 4), (1, 2)]) == pytest.approx(0.5 + 0.25 * 0.5)
+    assert tree_share([(0, 3), (0, 0), (5, 5)]) == 0.0      # a node with no branch ends it
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("n, border, inner, seed, unique", [
+    (5, 3, 4, 3, "rotation"), (5, 2, 4, 7, "raw"), (6, 4, 5, 101, "rotation"),
+    (6, 8, 5, 101, "rotation"), (4, 2, 3, 1, "raw"),
+])
+def test_auto_counts_as_the_brute_force(n, border, inner, seed, unique):
+    puzzle = generate(n, border_colours=border, inner_colours=inner, seed=seed)
+    brute = solve(puzzle, engine="backtrack", unique=unique, count_only=True)
+    auto = solve(puzzle, unique=unique, count_only=True)           # engine="auto", the default
+    assert auto.complete and auto.count == brute.count
+    assert auto.engine in ENGINES and auto.stats.extra["engine_reason"]
+    assert set(auto.stats.extra["engine_race"]["engines"]) == set(ENGINES)
+    if auto.engine == "backtrack":                                  # the same search, whole
+        assert auto.stats.nodes == brute.stats.nodes
+
+
+@pytest.mark.kernel
+def test_auto_hands_out_the_winners_solutions_once_each():
+    puzzle = generate(5, border_colours=3, inner_colours=3, seed=4)
+    everything = solve(puzzle, engine="backtrack")
+    streamed = []
+    result = solve(puzzle, on_solution=streamed.append)
+    assert result.count == everything.count == len(streamed) == len(set(streamed))
+    assert all(verify_board(puzzle, s) == [] for s in streamed)
+    two = solve(puzzle, limit=2)
+    assert two.count == 2 == len(two.solutions) and two.stop_reason == "limit"
+    assert solve(puzzle, first=True, count_only=True).count == 1
+
+
+class FakeChain:
+    """A search of ``total`` nodes, each taking ``NODE_SECONDS``, that reports the share of its
+    tree done as ``reported`` times the truth (an estimate that errs)."""
+
+    NODE_SECONDS = 1e-7
+
+    def __init__(self, total: int, reported: float = 1.0):
+        self.total_nodes, self.reported, self.done = total, reported, 0
+
+    def step(self, room: int, budget: int) -> tuple[bool, int]:
+        made = min(budget, self.total_nodes - self.done)
+        time.sleep(made * self.NODE_SECONDS)
+        self.done += made
+        return self.done >= self.total_nodes, 0
+
+    def explored(self) -> float:
+        return min(1.0, self.reported * self.done / self.total_nodes)
+
+    def total(self, what: str) -> int:
+        return self.done if what == "nodes" else 0
+
+    def progress(self) -> dict[str, int]:
+        return {"nodes": self.done, "solutions": 0, "deepest": 0}
+
+
+def entrant(engine: str, total: int, reported: float = 1.0) -> em_auto.Entrant:
+    return em_auto.Entrant(engine, {}, FakeChain(total, reported), [], budget=1)
+
+
+def test_the_race_goes_on_with_the_least_estimated_time_to_go():
+    # Time is nodes here: "cp" needs the fewest (one second), the others ten and a hundred.
+    field = [entrant("backtrack", 10**9), entrant("cp", 10**7), entrant("edges", 10**8)]
+    decision = em_auto.race(field, limit=None, time_limit=None, stop=lambda: False)
+    assert decision.winner.engine == "cp" and not decision.finished
+    assert "least estimated time" in decision.reason
+
+
+def test_the_race_ends_when_an_engine_finishes_and_at_the_time_limit():
+    field = [entrant("backtrack", 10**9), entrant("cp", 50)]
+    decision = em_auto.race(field, limit=None, time_limit=None, stop=lambda: False)
+    assert decision.finished and decision.winner.engine == "cp"
+    field = [entrant("backtrack", 10**12), entrant("cp", 10**12)]
+    decision = em_auto.race(field, limit=None, time_limit=0.05, stop=lambda: False)
+    assert decision.stopped and not decision.interrupted
+    decision = em_auto.race([entrant("backtrack", 10**12)], limit=None, time_limit=None,
+                            stop=lambda: True)
+    assert decision.stopped and decision.interrupted
+
+
+@pytest.mark.kernel
+def test_the_estimated_time_to_go_of_a_real_search_shrinks_to_nothing():
+    puzzle = generate(6, border_colours=4, inner_colours=5, seed=101)
+    field, _ = em_auto._entrants(puzzle, puzzle.symmetry_roots("rotation"), store=False)
+    brute = field[0]
+    shares = []
+    while not brute.finished:
+        brute.turn(0.01, None, lambda: False)
+        shares.append(brute.chain.explored())
+    assert brute.estimate() == 0.0 and shares[-1] == 1.0
+    assert all(0.0 <= s <= 1.0 for s in shares) and not math.isinf(brute.seconds)
+
+
+@pytest.mark.kernel
+def test_a_split_run_records_the_engine_auto_chose_and_a_resumed_run_keeps_it(
+        tmp_path, monkeypatch):
+    # A race that decides at once, and a split even for a short search.
+    monkeypatch.setattr(em_auto, "SOLO_SECONDS", (0.0, 0.0))
+    monkeypatch.setattr(em_auto, "GLIMPSE_SECONDS", 0.0)
+    monkeypatch.setattr(em_auto, "MIN_TURN_SECONDS", 0.0)
+    monkeypatch.setattr(em_auto, "RACE_SHARE", 0.0)
+    monkeypatch.setattr(em_auto, "STAY_BELOW", 0.0)
+    puzzle = generate(6, border_colours=4, inner_colours=5, seed=101)
+    path = tmp_path / "board.txt"
+    from cpkit.io.edge_matching import format_native
+
+    path.write_text(format_native(puzzle))
+    ck = tmp_path / "run.ck"
+    brute = solve(puzzle, engine="backtrack", count_only=True)
+    first = cpkit.solve(str(path), count_only=True, workers=1, checkpoint=str(ck))
+    assert first.count == brute.count and first.engine in ENGINES
+    assert first.stats.extra["engine_reason"] and "subproblems" in first.stats.extra
+    saved = json.loads(ck.read_text())
+    assert saved["options"]["engine"] == first.engine
+    assert saved["engine_reason"] == first.stats.extra["engine_reason"]
+    again = cpkit.solve(str(path), count_only=True, workers=1, resume=str(ck))
+    assert again.engine == first.engine and again.count == brute.count
+    assert again.stats.extra["engine_reason"].startswith("resumed from the checkpoint")
