@@ -75,7 +75,7 @@ class Result:
                    dict(options), name)
 
     def summary(self) -> dict[str, Any]:
-        """The JSON object of the CLI contract (DESIGN.md, "CLI contract")."""
+        """The JSON object of the CLI contract (docs/architecture.md, "Conventions")."""
         out: dict[str, Any] = {
             "name": self.name,
             "family": self.family,

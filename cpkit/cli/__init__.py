@@ -1,9 +1,9 @@
 """The ``cpkit`` command: one subcommand per module in this package.
 
 Each subcommand module has ``add_parser(subparsers)`` and ``run(args) -> int``; this module only
-assembles them, turns errors into one line and exit status 2 (DESIGN.md, "Errors"), and guards
-standard output: a closed pipe (``cpkit match ... | head -1``) or a full disk ends the run
-with one line and its own status, never a traceback (``EXIT_STATUSES``).
+assembles them, turns errors into one line and exit status 2 (docs/architecture.md,
+"Conventions"), and guards standard output: a closed pipe (``cpkit match ... | head -1``) or a
+full disk ends the run with one line and its own status, never a traceback (``EXIT_STATUSES``).
 
 Only the subcommand being run is imported: the others stand in the parser as their one-line
 summary (``SUMMARIES``), which is all ``cpkit --help`` shows of them.  Their modules import the

@@ -25,7 +25,8 @@ def test_a_ratio_bound_decides_only_what_it_can(brute, brute_exact, nodes, nodes
     assert ratio_bound(brute, brute_exact, nodes, nodes_exact) == expected
 
 
-@pytest.mark.skipif(not BENOIST.is_dir(), reason="../shared/em-benchmarks/benoist is missing")
+@pytest.mark.skipif(not BENOIST.is_dir(),
+                    reason="the paper's instances are missing (CPKIT_EM_BENCHMARKS)")
 def test_all_48_paper_instances_are_found_in_board_then_number_order():
     labels = [label for label, _ in paper_files()]
     assert len(labels) == 48

@@ -29,7 +29,8 @@ def test_geometric_mean():
     assert geometric_mean([]) is None
 
 
-@pytest.mark.skipif(not BENOIST.is_dir(), reason="../shared/em-benchmarks/benoist is missing")
+@pytest.mark.skipif(not BENOIST.is_dir(),
+                    reason="the paper's instances are missing (CPKIT_EM_BENCHMARKS)")
 def test_the_quick_suite_times_every_engine_on_two_boards(monkeypatch):
     monkeypatch.setenv("CPKIT_BENCH_EM_SECONDS", "20")
     boards, summary = speed_suite(quick=True)

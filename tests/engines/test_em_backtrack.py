@@ -20,7 +20,7 @@ pytestmark = pytest.mark.kernel
 
 BENOIST = Path(__file__).resolve().parents[3] / "shared" / "em-benchmarks" / "benoist"
 needs_benoist = pytest.mark.skipif(not BENOIST.is_dir(),
-                                   reason="../shared/em-benchmarks/benoist is missing")
+                                   reason="the paper's instances are missing (CPKIT_EM_BENCHMARKS)")
 
 
 @needs_benoist

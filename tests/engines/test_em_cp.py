@@ -18,7 +18,7 @@ from tests.oracles import count_boards
 
 BENOIST = Path(__file__).resolve().parents[3] / "shared" / "em-benchmarks" / "benoist"
 needs_benoist = pytest.mark.skipif(not BENOIST.is_dir(),
-                                   reason="../shared/em-benchmarks/benoist is missing")
+                                   reason="the paper's instances are missing (CPKIT_EM_BENCHMARKS)")
 
 #: em-benchmarks/README.md: brute-force nodes of E_7_1 (row scan, the hinted corner fixed).
 E_7_1_BRUTE_FORCE_NODES = 159_156_828

@@ -157,7 +157,8 @@ BENOIST = Path(__file__).resolve().parents[3] / "shared" / "em-benchmarks" / "be
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not BENOIST.is_dir(), reason="../shared/em-benchmarks/benoist is missing")
+@pytest.mark.skipif(not BENOIST.is_dir(),
+                    reason="the paper's instances are missing (CPKIT_EM_BENCHMARKS)")
 @pytest.mark.parametrize("options", [dict(), dict(backjump=False), dict(shave=3),
                                      dict(shave="all", heuristic="min-offer")])
 def test_e_7_1_published_count_with_components(options):

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.kernel
 BOARDS = [(3, 1, 2, 0), (4, 2, 3, 1), (4, 2, 4, 2), (5, 3, 4, 50), (5, 4, 4, 3), (4, 3, 2, 7)]
 BENOIST = Path(__file__).resolve().parents[3] / "shared" / "em-benchmarks" / "benoist"
 needs_benoist = pytest.mark.skipif(not BENOIST.is_dir(),
-                                   reason="../shared/em-benchmarks/benoist is missing")
+                                   reason="the paper's instances are missing (CPKIT_EM_BENCHMARKS)")
 #: em-benchmarks/README.md: solutions and brute-force nodes (row scan, the hinted corner fixed).
 PUBLISHED = {"E_7_2.b6i6.nohint": (8, 1_076_409_673), "E_7_4.b6i6.nohint": (224, 16_285_381_547)}
 

@@ -141,7 +141,8 @@ def test_ignore_hints_and_load_detects_edge_matching(tmp_path):
     assert load(path, ignore_hints=True).hints == ()
 
 
-@pytest.mark.skipif(not BENOIST.is_dir(), reason="../shared/em-benchmarks/benoist is missing")
+@pytest.mark.skipif(not BENOIST.is_dir(),
+                    reason="the paper's instances are missing (CPKIT_EM_BENCHMARKS)")
 def test_the_papers_instances_read_and_validate():
     files = sorted(BENOIST.glob("E_*"))
     assert len(files) == 48
