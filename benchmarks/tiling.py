@@ -65,7 +65,7 @@ def cold_jit_seconds(module: str) -> float:
 
 
 def dlx_suite(quick: bool = False) -> list[Table]:
-    """DLX against a plain C dancing-links program and CP-SAT, raw counts (issue: foundation)."""
+    """DLX against a plain C dancing-links program and CP-SAT, raw counts."""
     from cpkit.engines.cpsat import cpsat_search as cpsat
     from cpkit.engines.exact_cover.dlx import dlx_search as dlx
 
@@ -136,7 +136,7 @@ TC_CONFIGS = [
 
 
 def filters_suite(quick: bool = False) -> list[Table]:
-    """DLX with and without each filter and trigger (issue: tiling constraints)."""
+    """DLX with and without each filter and trigger."""
     from cpkit.engines.dispatch import solve
 
     plan = [("pentominoes_10x6.txt", FILTER_CONFIGS),
