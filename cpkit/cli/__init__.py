@@ -19,10 +19,10 @@ import functools
 import os
 import signal
 import sys
-import threading
 from importlib import import_module
 
 from ..errors import CpkitError
+from ..signals import sigterm_as_ctrl_c
 
 #: Each subcommand and its summary (its module's parser takes the summary from here).
 SUMMARIES = {
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         if _first_word(argv) in MOVED:
             raise CpkitError(f"cpkit {_first_word(argv)}: {MOVED[_first_word(argv)]}")
         args = build_parser(argv).parse_args(argv)
-        terminate = _sigterm_as_ctrl_c()
+        terminate = sigterm_as_ctrl_c()
         status = int(args.run(args) or 0)
         sys.stdout.flush()
         return status
@@ -187,18 +187,6 @@ def _silence(stream) -> None:
         os.dup2(null, fd)
     finally:
         os.close(null)
-
-
-def _sigterm_as_ctrl_c():
-    """Make SIGTERM (``kill``, ``timeout``, a batch scheduler) stop a run as Ctrl-C does: the
-    search reports what it found, exit status 130.  Returns the handler to restore."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    previous = signal.getsignal(signal.SIGTERM)
-    if previous is signal.SIG_IGN:
-        return None
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    return previous
 
 
 if __name__ == "__main__":

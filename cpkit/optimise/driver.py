@@ -73,7 +73,8 @@ def maximize(puzzle: EdgeMatchingPuzzle, objective: str = "edges", *,
     puzzle file's identity for checkpoints (``cpkit.parallel.checkpoint.model_identity``);
     ``epoch``: seconds between exchanges of the best board (None: no exchange);
     ``cancel``: asked between slices, True stops the run as a Ctrl-C does."""
-    from ..parallel.runner import StopSignals, resolve_workers
+    from ..parallel.runner import resolve_workers
+    from ..signals import StopSignals
 
     if objective not in OBJECTIVES:
         raise InputError(f"the objective must be one of {', '.join(OBJECTIVES)}, got "

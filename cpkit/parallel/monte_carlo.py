@@ -77,7 +77,7 @@ def estimate(model: Any, *, engine: str = "auto", probes: int = 1000, seed: int 
     from .job import Job, tree
     from .plan import deadline
     from .plan import estimate as knuth
-    from .runner import StopSignals
+    from ..signals import StopSignals
 
     family = family_of(model)
     name = AUTO.get(family, engine) if engine == "auto" else engine

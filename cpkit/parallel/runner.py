@@ -13,14 +13,13 @@ from __future__ import annotations
 import inspect
 import math
 import os
-import signal
-import threading
 import time
 from functools import partial
 from typing import Any, Callable
 
 from ..errors import EngineUnavailable, InputError
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
+from ..signals import StopSignals
 from ..engines.runtime.driver import RunClock, SetupStopped, setting_up
 from . import backends, plan, splitter
 from .checkpoint import Checkpoint, Recorder, check_writable
@@ -34,49 +33,6 @@ LINE_SEED = 1_000_003
 #: process: starting worker processes would cost more than it saves.
 AUTO_MIN_NODES = 500_000
 POLL_SECONDS = 0.2
-
-
-class StopSignals:
-    """While active, SIGINT and SIGTERM set ``raised`` instead of killing the coordinator; a
-    second SIGINT raises KeyboardInterrupt as usual, unless it came within ``SAME_SECONDS`` of
-    the first: ``timeout -s INT`` signals the process and its group, so the coordinator gets
-    two at once, and one run in six lost its report to the second.  The first is also handed
-    to a handler of the caller's that was set before (as ``driver.InterruptFlag`` does: a
-    benchmark suite ends on it)."""
-
-    #: SIGINTs this close together are one interruption, not a second Ctrl-C.
-    SAME_SECONDS = 0.5
-
-    def __init__(self) -> None:
-        self.raised: str | None = None
-        self._previous: dict[int, Any] = {}
-        self._first = 0.0
-
-    def __enter__(self) -> "StopSignals":
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._previous[sig] = signal.getsignal(sig)
-                signal.signal(sig, self._handle)
-        return self
-
-    def _handle(self, signum, frame) -> None:
-        now = time.monotonic()
-        if self.raised and signum == signal.SIGINT and now - self._first > self.SAME_SECONDS:
-            raise KeyboardInterrupt
-        if not self.raised:
-            self._first = now
-            self.raised = signal.Signals(signum).name
-            outer = self._previous.get(signum)
-            if callable(outer) and outer is not signal.default_int_handler:
-                outer(signum, frame)
-
-    def stopped(self) -> bool:
-        """Whether a stop signal came (a ``cancel`` for the searches and probes)."""
-        return self.raised is not None
-
-    def __exit__(self, *exc) -> None:
-        for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
 
 
 #: More local worker processes than this per core only share the cores while each takes its

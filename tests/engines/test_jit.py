@@ -9,14 +9,15 @@ import signal
 import pytest
 
 from cpkit.engines.runtime import jit
-from cpkit.engines.runtime.driver import InterruptFlag
+from cpkit import signals
+from cpkit.signals import InterruptFlag
 
 _names = itertools.count()
 
 
 @pytest.fixture(autouse=True)
 def fresh_state(monkeypatch):
-    monkeypatch.setattr(jit, "_handed_on", [None], raising=False)
+    monkeypatch.setattr(signals, "_handed_on", [None], raising=False)
     monkeypatch.setattr(jit, "on_slow_compile", None)
 
 

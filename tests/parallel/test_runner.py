@@ -545,7 +545,7 @@ def test_two_sigints_at_once_are_one_interruption_and_a_later_one_quits():
     import signal
     import time
 
-    from cpkit.parallel.runner import StopSignals
+    from cpkit.signals import StopSignals
 
     with StopSignals() as signals:
         os.kill(os.getpid(), signal.SIGINT)

@@ -18,7 +18,8 @@ from ...models.cpsat import exact_cover_model
 from ...models.exact_cover import ExactCover
 from ...models.tiling import Puzzle
 from ...result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result, Stats
-from ..runtime.driver import InterruptFlag, StopSearch
+from ...signals import InterruptFlag
+from ..runtime.driver import StopSearch
 
 ENGINE = "cpsat"
 #: How often the waiting thread looks for a Ctrl-C while CP-SAT searches.

@@ -9,14 +9,13 @@ found so far are reported, never lost.
 from __future__ import annotations
 
 import contextvars
-import signal
-import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ...result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT
+from ...signals import InterruptFlag
 
 #: Kernel calls are sized to take about this long: short enough that Ctrl-C and time limits
 #: answer promptly, long enough that the Python round trip costs nothing measurable.
@@ -27,51 +26,6 @@ MAX_SLICE_NODES = 1 << 26
 
 class StopSearch(Exception):
     """Raised by a solution callback to end the search at once (e.g. the limit is reached)."""
-
-
-class InterruptFlag:
-    """While active, SIGINT sets a flag instead of raising KeyboardInterrupt inside the loop, so
-    that the solutions found so far are reported; so does SIGTERM where a handler was already
-    set for it (the CLI sets one, so that ``kill``, ``timeout`` or a batch scheduler stop a run
-    as Ctrl-C does; a library caller's SIGTERM keeps ending the process).
-
-    A second signal raises KeyboardInterrupt, so a user can always break out.  The first is also
-    handed to a flag-setting handler that was active before (a split run's coordinator, around
-    the frontier search; the tiling front, around its set-up), so that the run too knows it was
-    interrupted; and a flag entered after such a handler was raised starts raised, so a search
-    whose set-up saw the Ctrl-C stops after its first slice.  An ignored signal stays ignored: a
-    split run's worker leaves stopping to its coordinator.
-    """
-
-    def __init__(self) -> None:
-        self.raised = False
-        self._previous: dict[int, object] = {}
-
-    def __enter__(self) -> "InterruptFlag":
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                previous = signal.getsignal(sig)
-                if previous is signal.SIG_IGN or (sig == signal.SIGTERM and
-                                                  not callable(previous)):
-                    continue
-                self._previous[sig] = previous
-                signal.signal(sig, self._handle)
-                if getattr(getattr(previous, "__self__", None), "raised", None):
-                    self.raised = True
-        return self
-
-    def _handle(self, signum, frame) -> None:
-        if self.raised:
-            signal.signal(signum, signal.default_int_handler)
-            raise KeyboardInterrupt
-        self.raised = True
-        outer = self._previous.get(signum)
-        if callable(outer) and outer is not signal.default_int_handler:
-            outer(signum, frame)
-
-    def __exit__(self, *exc) -> None:
-        for sig, handler in self._previous.items():
-            signal.signal(sig, handler)
 
 
 @dataclass

@@ -33,8 +33,8 @@ from ...models.symmetry import RedundancyPlan, plan_redundancy
 from ...models.tiling import Puzzle, Tiling
 from ...propagators import tiling_filters as tf
 from ...result import COMPLETE, Result, Stats
-from ..runtime.driver import (InterruptFlag, RunClock, SetupStopped, StopSearch, check_setup,
-    setting_up)
+from ...signals import InterruptFlag
+from ..runtime.driver import RunClock, SetupStopped, StopSearch, check_setup, setting_up
 from ..runtime.jit import warm
 
 UNIQUE_MODES = ("raw", "rotation", "mirror")

@@ -44,7 +44,8 @@ from ....result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from ..backtrack import em_backtrack_search as em_backtrack
 from ..cp import em_cp_search as em_cp
 from ..edges import em_edges_search as em_edges
-from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS, DriveOutcome, InterruptFlag, drive
+from ....signals import InterruptFlag
+from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS, DriveOutcome, drive
 from ..em_front import RootChain, root_chain
 
 ENGINE = "auto"

@@ -18,7 +18,8 @@ from ....models.tiling import Puzzle, Tiling
 from ....result import Result
 from . import tiling_autoconfig as autoconfig
 from .. import tiling_front as tiling
-from ...runtime.driver import InterruptFlag, RunClock, SetupStopped, check_setup, setting_up
+from ....signals import InterruptFlag
+from ...runtime.driver import RunClock, SetupStopped, check_setup, setting_up
 
 ORIENTATIONS = ("auto", "file")
 #: Puzzles of more pieces are searched as drawn with the default configuration: the choice's
