@@ -1,2 +1,3 @@
-"""What every engine runs on: the resumable slice loop with its limits and stop signals
-(``driver``), the timed JIT warm-up (``jit``) and the bit intrinsics of the kernels (``bits``)."""
+"""What every engine runs on: the resumable slice loop with its limits (``driver``; the stop
+signals it answers are ``cpkit.signals``'), the timed JIT warm-up (``jit``) and the bit
+intrinsics of the kernels (``bits``)."""
