@@ -5,9 +5,11 @@ Knuth's dancing-links programs ship a ``sanity()`` routine the user can switch o
 checkers are the same idea for its kernels' flat arrays.  A numba kernel cannot read the
 environment at run time, and a flag tested in its hot loop would cost every user, so the
 checkers are plain Python, called by the engine's Python side between kernel calls: with
-``CPKIT_SANITY=N`` (N >= 1) a search runs its kernel N nodes at a time and checks the state after
-each call (``CPKIT_SANITY=1``: after every node).  Unset, empty or ``0``: off, and the engines run
-exactly as without this module (one test of an integer per slice).  A checker that finds the
+``CPKIT_SANITY=N`` (N >= 1) a search runs its kernel with a budget of N nodes per call and
+checks the state after each call (``CPKIT_SANITY=1``: after every node the search enters, but
+for solutions, which the kernels pass without stopping).  Unset, empty or ``0``: off, and the
+engines run as without this module (one look-up of the environment per slice).  Counts, nodes
+and statistics are the same either way: a kernel goes on from where it stopped.  A checker that finds the
 state inconsistent raises ``SanityError`` naming what it found; ``calls`` counts the checks made
 per checker, so that a test can see that they ran.
 """
