@@ -31,7 +31,8 @@ neighbour, 4 = one and two surrounded neighbours) as four sparse sets, so that t
 a pattern cell in O(1).
 
 Memory ("a pointer is an array index").  Numba reference-counts every array passed to a
-function, so the whole state lives in three arrays, built by ``build_state``:
+function, so the whole state lives in three arrays, built by
+``cpkit.propagators.colorpair_build.build_state``:
 
 - ``st`` (int32, read-only): neighbours, orientations (tile, colours), tiles' orientation ranges
   and colour pairs;
@@ -44,6 +45,10 @@ function, so the whole state lives in three arrays, built by ``build_state``:
   section, ``O_*``), then per cell the mask and value an orientation's packed code must match
   (known sides and frame), and every orientation's packed code.
 
+Their layout (every ``G_*``, ``O_*``, ``C_*``, ``T_*`` name) is declared in
+``cpkit.propagators.colorpair_layout``; the remaining-tile rules (section 4.2) are in
+``colorpair_remaining``, the explanations in ``explain``.
+
 ``G_FAIL_KIND`` / ``G_FAIL_WHO`` record where the last failure was detected: the place where an
 explanation (a conflict set) will be built for conflict-directed backjumping.
 """
@@ -53,247 +58,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..errors import InputError
+from . import colorpair_remaining as rem
 from . import explain as ex
 from . import sparse_set as ss
+from .colorpair_layout import *  # noqa: F403  (the G_*, O_*, C_*, T_* offsets; fits, fail)
 from .sparse_set import ix
 
 # Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
 # into a kernel compiled later (docs/architecture.md, "Which functions are cached").
-
-# ---------------------------------------------------------------------------------- g header
-# Configuration.
-G_VALUES = 0            # colours, grey included (C)
-G_CELLS = 1
-G_TILES = 2
-G_PAIRS = 3             # 2 * C * C: clockwise pairs, then opposite pairs
-G_CONTRADICTION = 4     # rule switches: 1 on, 0 off
-G_INSTANTIATION = 5
-G_PREEMPTION = 6
-G_OPPOSITE = 7          # opposite pairs maintained
-G_HEURISTIC = 8         # pair heuristic (cpkit.engines.edge_matching.cp.em_cp_kernel.H_*)
-G_EXPLAIN = 9           # explanations built (cpkit.propagators.explain), for backjumping
-G_SHARED_EDGE = 26      # remaining-tile rules (section 4.2): shared-edge bound h(M)
-G_CYCLES = 27           #   and frame-colour cycles
-# Global state.
-G_N3 = 10               # empty cells with 3 or 4 known sides
-G_TRAIL = 11            # trail top (an index into the trail section)
-G_EMPTY = 12            # empty cells
-G_QTOP = 13             # queue top
-G_FAIL_KIND = 14        # F_* of the last failure
-G_FAIL_WHO = 15         # its pair (F_PAIR) or cell (F_CELL)
-G_PROPAGATED = 16       # placements made by instantiation
-G_PREEMPTED = 17        # tiles tagged
-G_WORDS = 18            # 64-bit words of an explanation row
-G_LEVEL_NOW = 19        # decision level given to the placements being made
-G_CQTOP = 28            # colour queue top (remaining-tile rules)
-G_FRAME_PLACED = 29     # placed frame cells
-G_RING = 61             # frame cells (the length of the rim)
-# Section offsets in st.
-O_NBR = 20              # 4 per cell: neighbour cell per side, -1 for the frame
-O_ORI_TILE = 21         # per orientation: its tile
-O_ORI_COL = 22          # 4 per orientation: colours north, east, south, west
-O_TILE_ORI = 23         # per tile + 1: first orientation (CSR)
-O_TILE_PAIRS = 24       # 6 per tile: its distinct pairs (-1 padded)
-O_TILE_NPAIRS = 25      # per tile
-# Section offsets in m.
-O_CELLS = 30
-O_OFF_MEM = 31
-O_OFF_WHERE = 32
-O_OFF_SIZE = 33
-O_DEM_MEM = 34
-O_DEM_WHERE = 35
-O_DEM_SIZE = 36
-O_DP_MEM = 37           # the set of pairs with a non-empty Demand (one set over the pairs)
-O_DP_WHERE = 38
-O_DP_SIZE = 39
-O_CLS_MEM = 40          # pattern classes 1..4 (set 0 unused) over the cells
-O_CLS_WHERE = 41
-O_CLS_SIZE = 42
-O_TILES = 43
-O_NB_PRE = 44
-O_QUEUE = 45
-O_QFLAG = 46
-O_TRAIL = 47
-# Section offsets in g.
-O_CMASK = 48            # 2 per cell: mask, value
-O_PACKED = 49           # per orientation
-# Explanations and remaining-tile rules.
-O_REASON = 50           # g: per cell, the explanation of its placement when propagated
-O_TAGEX = 51            # g: per tile, the explanation recorded when it was preempted
-O_XROW = 52             # g: two scratch rows, the first holds the last failure's explanation
-O_LEVEL = 53            # m: per cell, the decision level of its placement (-1: root)
-O_OFF_INIT = 54         # st: per pair, |Offer| on the empty board
-O_COLCOUNT = 55         # m: per colour, sides left on unplaced tiles, sides demanded, tiles left
-O_TILE_COLS = 56        # st: 4 per tile, its distinct colours other than grey (-1 padded)
-O_COL_START = 57        # st: per colour + 1, first entry in O_COL_TILES (CSR)
-O_COL_TILES = 58        # st: the tiles showing each colour
-O_CQUEUE = 59           # m: colours to check, then a queued flag per colour
-O_RIM = 60              # st: 2 per tile, the colours of its sides along the rim (-1: none)
-O_SHARED = 62           # st: h(M) for M = 0 .. tiles (the shared-edge bound, a table lookup)
-O_RIM_COLOUR = 63       # st: per colour, 1 if some tile shows it along the rim (cycles need it)
-#: g[64:104] belongs to the search (cpkit.engines.edge_matching.cp.em_cp_kernel).
-G_SEARCH = 64
-G_HEADER = 104
-
-# Cell record in m.
-C_ORI = 0               # orientation placed, -1 if empty
-C_KNOWN = 1             # known sides (placed neighbours and frame)
-C_SURR = 2              # empty neighbours with two or more known sides
-C_CLASS = 3             # pattern class 1..4, 0 for none
-C_SIDE = 4              # C_SIDE + s: colour shown to side s, -1 unknown
-C_DPAIR = 8             # C_DPAIR + k: pair demanded by slot k, -1 none
-C_DINS = 14             # C_DINS + k: 1 if slot k put the cell in that Demand (0: another slot did)
-CELL_STRIDE = 20
-# Demand slots: slot k < 4 of a cell showing colour a on side k and b on side k+1 demands the
-# clockwise pair a * C + b; slots 4 and 5 demand the opposite pair of sides 0/2 and 1/3,
-# C * C + min * C + max (the numbering of cpkit.models.edge_matching).
-N_SLOTS = 6
-
-# Tile record in m.
-T_TAG = 0
-T_CELL = 1
-TILE_STRIDE = 2
-
-F_NONE = 0
-F_PAIR = 1              # |available Offer| < |Demand| on pair G_FAIL_WHO
-F_CELL = 2              # cell G_FAIL_WHO has no tile that fits its known sides
-F_COLOUR = 3            # colour G_FAIL_WHO: more sides left than demands plus shared edges allow
-F_CYCLE = 4             # colour G_FAIL_WHO closes a ring of frame tiles shorter than the rim
-
-N_CLASSES = 5
-#: Bits 32..35 of a packed orientation: its grey sides; a cell's mask always covers them.
-FRAME_SHIFT = 32
-FRAME_MASK = 0xF << FRAME_SHIFT
-
-
-def packed_orientations(ori_col: np.ndarray) -> np.ndarray:
-    """Each orientation's colours (one byte per side, north lowest) and grey sides (bits 32+)."""
-    col = ori_col.astype(np.int64)
-    grey = (col == 0).astype(np.int64)
-    code = col[:, 0] | col[:, 1] << 8 | col[:, 2] << 16 | col[:, 3] << 24
-    frame = grey[:, 0] | grey[:, 1] << 1 | grey[:, 2] << 2 | grey[:, 3] << 3
-    return code | frame << FRAME_SHIFT
-
-
-def colour_tables(a, tile_pairs: np.ndarray) -> dict[int, np.ndarray]:
-    """Static tables of the explanation and remaining-tile code: each pair's initial Offer size,
-    each tile's distinct colours and rim colours, and the tiles showing each colour."""
-    values = a.n_values
-    off_init = np.bincount(tile_pairs[tile_pairs >= 0], minlength=a.n_pairs)
-    first = a.tile_ori_start[:-1]
-    tile_col = a.ori_col[first]                       # each tile as given (its first orientation)
-    tile_cols = np.full((a.n_tiles, 4), -1, dtype=np.int32)
-    rim = np.full((a.n_tiles, 2), -1, dtype=np.int32)
-    by_colour: list[list[int]] = [[] for _ in range(values)]
-    for t, col in enumerate(tile_col):
-        distinct = sorted({int(c) for c in col if c != 0})
-        tile_cols[t, :len(distinct)] = distinct
-        for c in distinct:
-            by_colour[c].append(t)
-        grey = [s for s in range(4) if col[s] == 0]
-        if grey:
-            # sides next to a grey side lie along the rim (1 grey side: 2 of them; corner: 2)
-            along = [s for s in range(4) if col[s] != 0 and any((s - g) % 4 in (1, 3)
-                                                                for g in grey)]
-            rim[t, :len(along)] = [int(col[s]) for s in along[:2]]
-    start = np.cumsum([0] + [len(ts) for ts in by_colour])
-    col_tiles = np.array([t for ts in by_colour for t in ts], dtype=np.int32)
-    rim_colour = np.zeros(values, dtype=np.int32)
-    rim_colour[rim[rim >= 0]] = 1
-    shared = np.array([shared_edges(k) for k in range(a.n_tiles + 1)], dtype=np.int32)
-    return {O_OFF_INIT: off_init, O_TILE_COLS: tile_cols.ravel(), O_COL_START: start,
-            O_COL_TILES: col_tiles, O_RIM: rim.ravel(), O_SHARED: shared,
-            O_RIM_COLOUR: rim_colour}
-
-
-#: The Offer and Demand families hold two int32 entries per (pair, tile) and per (pair, cell),
-#: with 2 C^2 pairs over C colours (grey included).  Past 1 GiB of them a board is refused: a
-#: 64 x 64 board of 220 colours would need 6.4 GB (per process) and seconds of set-up per root.
-MAX_FAMILY_ENTRIES = 1 << 28
-
-
-def check_fits(a) -> None:
-    """One-line error for a board whose Offer and Demand sets would not fit ``MAX_FAMILY_ENTRIES``
-    (``a``: its ``BoardArrays``)."""
-    entries = 2 * a.n_pairs * (a.n_tiles + a.n_cells)
-    if entries > MAX_FAMILY_ENTRIES:
-        raise InputError(f"the cp engine keeps an Offer and a Demand set over the tiles and cells "
-                         f"for each of the {a.n_pairs:,} colour pairs of {a.n_values} colours: "
-                         f"{entries * 4 / 2 ** 30:.1f} GiB for this {a.width} x {a.height} board "
-                         f"(at most {MAX_FAMILY_ENTRIES * 4 / 2 ** 30:.0f} GiB); use --engine "
-                         f"backtrack")
-
-
-def build_state(a, *, contradiction: bool = True, instantiation: bool = True,
-                preemption: bool = True, opposite: bool = True, heuristic: int = 0,
-                explain: bool = False, shared_edge: bool = False, cycles: bool = False,
-                search_sections: dict[int, int] | None = None,
-                search_rows: dict[int, int] | None = None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(st, m, g)`` for the empty board of ``a`` (``BoardArrays``).  ``search_sections`` maps
-    a g index (in the search's range) to the length of an extra int32 section of ``m`` whose
-    offset is stored there; ``search_rows`` likewise to a number of explanation rows in ``g``."""
-    n, t, p, values = a.n_cells, a.n_tiles, a.n_pairs, a.n_values
-    pairs = a.tile_pairs.copy()
-    if not opposite:
-        pairs[pairs >= values * values] = -1
-        pairs = -np.sort(-pairs, axis=1)      # present pairs first (ids >= 0), then -1
-    npairs = (pairs >= 0).sum(axis=1).astype(np.int32)
-    g = np.zeros(G_HEADER, dtype=np.int64)
-    st_parts = [(O_NBR, a.nbr.ravel()), (O_ORI_TILE, a.ori_tile), (O_ORI_COL, a.ori_col.ravel()),
-                (O_TILE_ORI, a.tile_ori_start), (O_TILE_PAIRS, pairs.ravel()),
-                (O_TILE_NPAIRS, npairs)]
-    st_parts += list(colour_tables(a, pairs).items())
-    at = 0
-    for field, part in st_parts:
-        g[field] = at
-        at += len(part)
-    st = np.concatenate([np.asarray(part, dtype=np.int32) for _, part in st_parts])
-    fam_pt, fam_pn = p * t, p * n
-    m_parts = [(O_CELLS, n * CELL_STRIDE), (O_OFF_MEM, fam_pt), (O_OFF_WHERE, fam_pt),
-               (O_OFF_SIZE, p), (O_DEM_MEM, fam_pn), (O_DEM_WHERE, fam_pn), (O_DEM_SIZE, p),
-               (O_DP_MEM, p), (O_DP_WHERE, p), (O_DP_SIZE, 1), (O_CLS_MEM, N_CLASSES * n),
-               (O_CLS_WHERE, N_CLASSES * n), (O_CLS_SIZE, N_CLASSES),
-               (O_TILES, t * TILE_STRIDE), (O_NB_PRE, p), (O_QUEUE, p), (O_QFLAG, p),
-               (O_TRAIL, n + t + 1), (O_LEVEL, n), (O_COLCOUNT, 3 * values),
-               (O_CQUEUE, 2 * values)]
-    m_parts += list((search_sections or {}).items())
-    at = 0
-    for field, length in m_parts:
-        g[field] = at
-        at += length
-    m = np.zeros(at, dtype=np.int32)
-    ss.init_family(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], p, t)
-    ss.init_family(m, g[O_DEM_MEM], g[O_DEM_WHERE], g[O_DEM_SIZE], p, n)
-    ss.init_family(m, g[O_DP_MEM], g[O_DP_WHERE], g[O_DP_SIZE], 1, p)
-    ss.init_family(m, g[O_CLS_MEM], g[O_CLS_WHERE], g[O_CLS_SIZE], N_CLASSES, n)
-    words = (n + 63) // 64
-    at = G_HEADER
-    g_parts = [(O_CMASK, 2 * n), (O_PACKED, len(a.ori_col)), (O_REASON, n * words),
-               (O_TAGEX, t * words), (O_XROW, 2 * words)]
-    g_parts += [(field, rows * words) for field, rows in (search_rows or {}).items()]
-    for field, length in g_parts:
-        g[field] = at
-        at += length
-    g = np.concatenate([g, np.zeros(at - G_HEADER, dtype=np.int64)])
-    g[g[O_PACKED]:g[O_PACKED] + len(a.ori_col)] = packed_orientations(a.ori_col)
-    g[[G_VALUES, G_CELLS, G_TILES, G_PAIRS]] = values, n, t, p
-    g[G_CONTRADICTION] = contradiction
-    g[G_INSTANTIATION] = instantiation
-    g[G_PREEMPTION] = preemption
-    g[G_OPPOSITE] = opposite
-    g[G_HEURISTIC] = heuristic
-    g[G_EXPLAIN] = explain
-    g[G_WORDS] = words
-    g[G_LEVEL_NOW] = -1
-    rules_apply = a.width >= 3 and a.height >= 3
-    g[G_SHARED_EDGE] = shared_edge and rules_apply
-    g[G_CYCLES] = cycles and rules_apply
-    g[G_RING] = 2 * (a.width + a.height) - 4
-    init_state(st, m, g)
-    return st, m, g
-
 
 # ---------------------------------------------------------------------------------- helpers
 # Offsets are read into locals once per function: a local is a value, while ``g[O_X]`` would be
@@ -317,7 +89,7 @@ def _push(m, g, p):
 
 
 @njit(cache=False)
-def _reclassify(m, g, c):
+def reclassify(m, g, c):
     r = g[O_CELLS] + c * CELL_STRIDE
     new = 0
     if m[ix(r + C_ORI)] < 0:
@@ -364,11 +136,11 @@ def _surround(st, m, g, c, delta):
         known = m[ix(rx + C_KNOWN)]
         if (known == 2 and (surr == 0 or old == 0)) or \
                 (known == 1 and (surr == 2 or old == 2) and surr <= 2 and old <= 2):
-            _reclassify(m, g, np.int64(x))
+            reclassify(m, g, np.int64(x))
 
 
 @njit(cache=False)
-def _add_demand(m, g, c, slot, q):
+def add_demand(m, g, c, slot, q):
     r = g[O_CELLS] + c * CELL_STRIDE
     n_cells = g[G_CELLS]
     dem_where = g[O_DEM_WHERE]
@@ -402,7 +174,7 @@ def _enter_demand(m, g, c, q):
 
 @njit(cache=False)
 def _drop_slot(m, g, c, slot):
-    """Undo ``_add_demand`` for ``slot`` of ``c`` (if the slot is set)."""
+    """Undo ``add_demand`` for ``slot`` of ``c`` (if the slot is set)."""
     r = g[O_CELLS] + c * CELL_STRIDE
     q = m[ix(r + C_DPAIR + slot)]
     if q < 0:
@@ -411,170 +183,6 @@ def _drop_slot(m, g, c, slot):
         _leave_demand(m, g, c, q)
     m[ix(r + C_DPAIR + slot)] = -1
     m[ix(r + C_DINS + slot)] = 0
-
-
-@njit(cache=True, inline="always")
-def fits(g, c, o):
-    """Orientation ``o`` shows the known colours of cell ``c`` and grey exactly to its frame."""
-    mask = g[O_CMASK] + 2 * c
-    return (g[ix(g[O_PACKED] + o)] & g[ix(mask)]) == g[ix(mask + 1)]
-
-
-# ---------------------------------------------------------------------------------- colours
-@njit(cache=False)
-def _count_colours(st, m, g, c, o, t, delta):
-    """Remaining-tile counters when orientation ``o`` of tile ``t`` is placed on (``delta`` -1)
-    or taken off (+1) cell ``c``: per colour, the sides left on unplaced tiles, the sides empty
-    cells are asked to show (a placed neighbour's colour; the frame is not counted), the unplaced
-    tiles showing it.
-
-    Only the tile's own colours change (a side facing a placed neighbour shows the neighbour's
-    colour: placements match), so a placement queues for ``_check_colour`` those of its colours
-    on which a rule can now fail, tested here with the same conditions; the others would pass.
-    A removal restores a state that held, and queues nothing."""
-    cells = g[O_CELLS]
-    count = g[O_COLCOUNT]
-    nbr = g[O_NBR] + 4 * c
-    cols = g[O_ORI_COL] + 4 * o
-    frame = False
-    for s in range(4):
-        x = st[ix(nbr + s)]
-        if x < 0:
-            frame = True
-            continue
-        col = count + 3 * st[ix(cols + s)]
-        m[ix(col)] += delta
-        if m[ix(cells + x * CELL_STRIDE + C_ORI)] >= 0:
-            m[ix(col + 1)] += delta       # a side of the neighbour is answered (or asked again)
-        else:
-            m[ix(col + 1)] -= delta       # the empty neighbour is asked for this colour
-    if frame:
-        g[G_FRAME_PLACED] -= delta
-    tile_cols = g[O_TILE_COLS] + 4 * t
-    for j in range(4):
-        k = st[ix(tile_cols + j)]
-        if k < 0:
-            break
-        m[ix(count + 3 * k + 2)] += delta
-        if delta < 0 and _colour_may_fail(st, m, g, k):
-            _push_colour(m, g, k)
-
-
-@njit(cache=True, inline="always")
-def _shared_edges_exceeded(st, m, g, k):
-    """The shared-edge rule fails on colour ``k`` (see ``_check_colour``)."""
-    count = g[O_COLCOUNT] + 3 * k
-    left = m[ix(count)]
-    demanded = m[ix(count + 1)]
-    return g[G_SHARED_EDGE] != 0 and (
-        left < demanded or left - demanded > 2 * st[ix(g[O_SHARED] + m[ix(count + 2)])])
-
-
-@njit(cache=True, inline="always")
-def _cycle_may_close(st, m, g, k):
-    """The last two sides of rim colour ``k`` are left and nobody demands it: the cycle rule
-    must walk the rim links from ``k`` (see ``_check_colour``)."""
-    count = g[O_COLCOUNT] + 3 * k
-    return g[G_CYCLES] != 0 and m[ix(count)] == 2 and m[ix(count + 1)] == 0 and \
-        st[ix(g[O_RIM_COLOUR] + k)] != 0
-
-
-@njit(cache=True, inline="always")
-def _colour_may_fail(st, m, g, k):
-    """Whether ``_check_colour`` can fail on colour ``k``."""
-    return _shared_edges_exceeded(st, m, g, k) or _cycle_may_close(st, m, g, k)
-
-
-@njit(cache=True, inline="always")
-def _push_colour(m, g, k):
-    cqueue = g[O_CQUEUE]
-    flag = cqueue + g[G_VALUES] + k
-    if m[ix(flag)] == 0:
-        m[ix(flag)] = 1
-        m[ix(cqueue + g[G_CQTOP])] = k
-        g[G_CQTOP] += 1
-
-
-@njit(cache=True, inline="always")
-def shared_edges(tiles):
-    """h(M): the most edges ``tiles`` unit squares can share (Benoist 2008; section 4.2)."""
-    s = np.int64(np.sqrt(tiles))
-    while s * s > tiles:
-        s -= 1
-    while (s + 1) * (s + 1) <= tiles:
-        s += 1
-    r = tiles - s * s
-    h = 2 * s * (s - 1)
-    if r == 0:
-        return h
-    if r <= s:
-        return h + 2 * r - 1
-    return h + 2 * r - 2
-
-
-@njit(cache=False)
-def rim_partner(st, m, g, t, k):
-    """The other unplaced tile with colour ``k`` along the rim, when exactly two ``k`` sides are
-    left, none demanded, and ``t`` has one of them along the rim; else -1."""
-    count = g[O_COLCOUNT]
-    if m[ix(count + 3 * k)] != 2 or m[ix(count + 3 * k + 1)] != 0:
-        return -1
-    tiles = g[O_TILES]
-    rim = g[O_RIM]
-    col_tiles = g[O_COL_TILES]
-    start = g[O_COL_START]
-    for j in range(st[ix(start + k)], st[ix(start + k + 1)]):
-        u = st[ix(col_tiles + j)]
-        if u == t or m[ix(tiles + u * TILE_STRIDE + T_CELL)] >= 0:
-            continue
-        if st[ix(rim + 2 * u)] == k or st[ix(rim + 2 * u + 1)] == k:
-            return u
-        return -1
-    return -1
-
-
-@njit(cache=False)
-def _check_colour(st, m, g, k):
-    """The remaining-tile rules on colour ``k``; False (and the failure recorded) if one fails.
-
-    Shared edges: of the ``left`` sides of colour ``k`` on unplaced tiles, ``demanded`` will
-    face placed tiles; the others face each other, two per shared edge, among the ``tiles``
-    unplaced tiles showing ``k``: ``left - demanded <= 2 h(tiles)``.  Cycles: when two frame
-    tiles hold the last two sides of a rim colour and nobody demands it, they are neighbours
-    along the rim; following such links from tile to tile, coming back to the start closes a
-    ring of frame tiles, impossible unless it is the whole empty rim."""
-    if _shared_edges_exceeded(st, m, g, k):
-        return _fail(g, F_COLOUR, k)
-    if not _cycle_may_close(st, m, g, k):
-        return True
-    tiles = g[O_TILES]
-    rim = g[O_RIM]
-    col_tiles = g[O_COL_TILES]
-    start = g[O_COL_START]
-    first = -1
-    for j in range(st[ix(start + k)], st[ix(start + k + 1)]):
-        u = st[ix(col_tiles + j)]
-        if m[ix(tiles + u * TILE_STRIDE + T_CELL)] < 0:
-            first = u
-            break
-    if first < 0 or (st[ix(rim + 2 * first)] != k and st[ix(rim + 2 * first + 1)] != k):
-        return True
-    cur = first
-    colour = k
-    length = 0
-    while length <= g[G_TILES]:
-        nxt = rim_partner(st, m, g, cur, colour)
-        if nxt < 0:
-            return True
-        length += 1
-        if nxt == first:
-            if g[G_FRAME_PLACED] > 0 or length < g[G_RING]:
-                return _fail(g, F_CYCLE, k)
-            return True
-        a = st[ix(rim + 2 * nxt)]
-        colour = st[ix(rim + 2 * nxt + 1)] if a == colour else a
-        cur = nxt
-    return True
 
 
 # ---------------------------------------------------------------------------------- assign
@@ -595,7 +203,7 @@ def assign(st, m, g, c, o):
     t = np.int64(st[ix(g[O_ORI_TILE] + o)])
     n3_before = g[G_N3]
     if g[G_SHARED_EDGE] != 0 or g[G_CYCLES] != 0:
-        _count_colours(st, m, g, c, o, t, MINUS_ONE)
+        rem.count_colours(st, m, g, c, o, t, MINUS_ONE)
     m[ix(r + C_ORI)] = o
     tile = g[O_TILES] + t * TILE_STRIDE
     m[ix(tile + T_CELL)] = c
@@ -620,7 +228,7 @@ def assign(st, m, g, c, o):
     for k in range(N_SLOTS):
         if m[ix(r + C_DINS + k)] != 0:
             _leave_demand(m, g, c, m[ix(r + C_DPAIR + k)])
-    _reclassify(m, g, c)
+    reclassify(m, g, c)
     # Each empty neighbour learns the colour of its side facing c.
     nbr = g[O_NBR] + 4 * c
     cols = g[O_ORI_COL] + 4 * o
@@ -639,23 +247,23 @@ def assign(st, m, g, c, o):
         prev = (xs + 3) & 3
         before = m[ix(rx + C_SIDE + prev)]
         if before >= 0:
-            _add_demand(m, g, x, prev, before * n_values + colour)
+            add_demand(m, g, x, prev, before * n_values + colour)
         after = m[ix(rx + C_SIDE + ((xs + 1) & 3))]
         if after >= 0:
-            _add_demand(m, g, x, xs, colour * n_values + after)
+            add_demand(m, g, x, xs, colour * n_values + after)
         if g[G_OPPOSITE] != 0:
             facing = m[ix(rx + C_SIDE + ((xs + 2) & 3))]
             if facing >= 0:
                 lo = min(facing, colour)
                 hi = max(facing, colour)
-                _add_demand(m, g, x, 4 + (xs & 1), n_values * n_values + lo * n_values + hi)
+                add_demand(m, g, x, 4 + (xs & 1), n_values * n_values + lo * n_values + hi)
         known = m[ix(rx + C_KNOWN)] + 1
         m[ix(rx + C_KNOWN)] = known
         if known == 3:
             g[G_N3] += 1
         elif known == 2:
             _surround(st, m, g, x, PLUS_ONE)
-        _reclassify(m, g, x)
+        reclassify(m, g, x)
     m[ix(g[O_TRAIL] + g[G_TRAIL])] = c * 2
     g[G_TRAIL] += 1
     if n3_before > 0 and g[G_N3] == 0 and g[G_PREEMPTION] != 0:
@@ -675,7 +283,7 @@ def unassign(st, m, g, c):
     o = np.int64(m[ix(r + C_ORI)])
     t = np.int64(st[ix(g[O_ORI_TILE] + o)])
     if g[G_SHARED_EDGE] != 0 or g[G_CYCLES] != 0:
-        _count_colours(st, m, g, c, o, t, PLUS_ONE)
+        rem.count_colours(st, m, g, c, o, t, PLUS_ONE)
     nbr = g[O_NBR] + 4 * c
     for s in range(3, -1, -1):
         x = np.int64(st[ix(nbr + s)])
@@ -700,7 +308,7 @@ def unassign(st, m, g, c):
         m[ix(rx + C_SIDE + xs)] = -1
         g[ix(cmask + 2 * x)] &= ~(np.int64(0xFF) << (8 * xs))
         g[ix(cmask + 2 * x + 1)] &= ~(np.int64(0xFF) << (8 * xs))
-        _reclassify(m, g, x)
+        reclassify(m, g, x)
     for k in range(N_SLOTS - 1, -1, -1):
         if m[ix(r + C_DINS + k)] != 0:
             _enter_demand(m, g, c, m[ix(r + C_DPAIR + k)])
@@ -724,7 +332,7 @@ def unassign(st, m, g, c):
     m[ix(r + C_ORI)] = -1
     m[ix(tile + T_CELL)] = -1
     g[G_EMPTY] += 1
-    _reclassify(m, g, c)
+    reclassify(m, g, c)
 
 
 @njit(cache=False)
@@ -771,13 +379,6 @@ def undo_to(st, m, g, mark):
 
 
 # ---------------------------------------------------------------------------------- rules
-@njit(cache=True, inline="always")
-def _fail(g, kind, who):
-    g[G_FAIL_KIND] = kind
-    g[G_FAIL_WHO] = who
-    return False
-
-
 @njit(cache=True, inline="always")
 def available(m, g, p, tags):
     """Tiles pair ``p`` can still get: its Offer, less (with preemption tags on) the tiles
@@ -830,7 +431,7 @@ def propagate(st, m, g):
             g[G_CQTOP] -= 1
             k = np.int64(m[ix(cqueue + g[G_CQTOP])])
             m[ix(cqueue + n_values + k)] = 0
-            if not _check_colour(st, m, g, k):
+            if not rem.check_colour(st, m, g, k):
                 if explain:
                     ex.colour_failure(st, m, g, k, g[O_XROW])
                 ok = False
@@ -844,7 +445,7 @@ def propagate(st, m, g):
         avail = available(m, g, p, tags)
         if avail < d:
             if contradiction:
-                ok = _fail(g, F_PAIR, p)
+                ok = fail(g, F_PAIR, p)
                 if explain:
                     ex.pair(st, m, g, p, g[O_XROW])
                 break
@@ -855,7 +456,7 @@ def propagate(st, m, g):
             if contradiction:
                 q = np.int64(_queued_failure(m, g, tags))
                 if q >= 0:
-                    ok = _fail(g, F_PAIR, q)
+                    ok = fail(g, F_PAIR, q)
                     if explain:
                         ex.pair(st, m, g, q, g[O_XROW])
                     break
@@ -874,7 +475,7 @@ def propagate(st, m, g):
                     found = o
                     n_fit += 1
             if n_fit == 0:
-                ok = _fail(g, F_CELL, c)
+                ok = fail(g, F_CELL, c)
                 if explain:
                     ex.instantiation(st, m, g, c, p, g[O_XROW])
                 break
@@ -951,70 +552,3 @@ def candidates(st, m, g, c, cand, base):
                 m[ix(cand + end)] = o
                 end += 1
     return end
-
-
-@njit(cache=True, _nrt=False)
-def init_state(st, m, g):
-    """The empty board: every tile offered, every frame side known (grey), the corner cells
-    demanding their grey pairs, pattern classes set (sections zeroed, families initialised)."""
-    n_values = g[G_VALUES]
-    n_cells = g[G_CELLS]
-    n_tiles = g[G_TILES]
-    cells = g[O_CELLS]
-    cmask = g[O_CMASK]
-    nbr = g[O_NBR]
-    for t in range(n_tiles):
-        tile = g[O_TILES] + t * TILE_STRIDE
-        m[ix(tile + T_TAG)] = -1
-        m[ix(tile + T_CELL)] = -1
-        for k in range(st[ix(g[O_TILE_NPAIRS] + t)]):
-            ss.insert(m, g[O_OFF_MEM], g[O_OFF_WHERE], g[O_OFF_SIZE], n_tiles,
-                      st[ix(g[O_TILE_PAIRS] + 6 * t + k)], t)
-    for c in range(n_cells):
-        r = cells + c * CELL_STRIDE
-        m[ix(r + C_ORI)] = -1
-        mask = np.int64(0)
-        val = np.int64(0)
-        for s in range(4):
-            m[ix(r + C_SIDE + s)] = -1
-            if st[ix(nbr + 4 * c + s)] < 0:
-                m[ix(r + C_SIDE + s)] = 0
-                m[ix(r + C_KNOWN)] += 1
-                mask |= np.int64(0xFF) << (8 * s)
-                val |= np.int64(1) << (FRAME_SHIFT + s)
-        g[ix(cmask + 2 * c)] = mask | FRAME_MASK
-        g[ix(cmask + 2 * c + 1)] = val
-        for k in range(N_SLOTS):
-            m[ix(r + C_DPAIR + k)] = -1
-        for s in range(4):
-            a = m[ix(r + C_SIDE + s)]
-            b = m[ix(r + C_SIDE + ((s + 1) & 3))]
-            if a >= 0 and b >= 0:
-                _add_demand(m, g, c, s, a * n_values + b)
-        if m[ix(r + C_KNOWN)] >= 3:
-            g[G_N3] += 1
-    for c in range(n_cells):
-        if m[ix(cells + c * CELL_STRIDE + C_KNOWN)] >= 2:
-            for s in range(4):
-                x = st[ix(nbr + 4 * c + s)]
-                if x >= 0:
-                    m[ix(cells + x * CELL_STRIDE + C_SURR)] += 1
-    for c in range(n_cells):
-        _reclassify(m, g, c)
-        m[ix(g[O_LEVEL] + c)] = -1
-    count = g[O_COLCOUNT]
-    for t in range(n_tiles):
-        o = st[ix(g[O_TILE_ORI] + t)]
-        for s in range(4):
-            col = st[ix(g[O_ORI_COL] + 4 * o + s)]
-            if col > 0:
-                m[ix(count + 3 * col)] += 1
-        for j in range(4):
-            k = st[ix(g[O_TILE_COLS] + 4 * t + j)]
-            if k >= 0:
-                m[ix(count + 3 * k + 2)] += 1
-    g[G_EMPTY] = n_cells
-    # Nothing is checked before the first placement: empty the queue.
-    while g[G_QTOP] > 0:
-        g[G_QTOP] -= 1
-        m[ix(g[O_QFLAG] + m[ix(g[O_QUEUE] + g[G_QTOP])])] = 0

@@ -4,9 +4,11 @@ An *explanation* of a failure is a set of placed cells whose current placements 
 every solution: no solution of the puzzle agrees with the board on those cells.  It is a
 fixed-width bitset over the cells, a row of ``W = ceil(cells / 64)`` 64-bit words stored in the
 int64 state array ``g`` of ``cpkit.propagators.colorpair`` (rows are sections of ``g``: one
-*reason* per cell, one per tile for preemptions, scratch rows, and the search's rows).  The
-helpers below are the bitset operations (clear, set, test, union, iterate) and the explanation
-*sources*, each built from the state at the moment the inference is made:
+*reason* per cell, one per tile for preemptions, scratch rows, and the search's rows), read
+through its layout (``colorpair_layout``) only: the propagator calls these helpers, never the
+other way round.  The helpers below are the bitset operations (clear, set, test, union,
+iterate) and the explanation *sources*, each built from the state at the moment the inference
+is made:
 
 - a cell that can take no tile (``restriction``): its placed neighbours (every value that does
   not match them is gone), the cells of the placed tiles of the pair its candidates come from
@@ -36,7 +38,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from . import colorpair as cp
+from . import colorpair_layout as lay
+from . import colorpair_remaining as rem
 from . import sparse_set as ss
 from .sparse_set import ix
 
@@ -113,7 +116,7 @@ def lowest_bit(word):
 @njit(cache=False)
 def deepest_level(m, g, row, w):
     """The highest decision level among the cells of the row (-1 for none, or root cells only)."""
-    level = g[cp.O_LEVEL]
+    level = g[lay.O_LEVEL]
     deepest = -1
     for k in range(w):
         word = g[ix(row + k)]
@@ -132,10 +135,10 @@ def resolve(st, m, g, row, mark):
     position ``mark`` (a decision's placement, then what propagation made from it): every later
     placement in the row is replaced by its reason, newest first (a reason only names older
     cells), and the decision itself is dropped.  Returns whether the decision was needed."""
-    w = g[cp.G_WORDS]
-    trail = g[cp.O_TRAIL]
-    reason = g[cp.O_REASON]
-    k = g[cp.G_TRAIL] - 1
+    w = g[lay.G_WORDS]
+    trail = g[lay.O_TRAIL]
+    reason = g[lay.O_REASON]
+    k = g[lay.G_TRAIL] - 1
     while k > mark:
         entry = m[ix(trail + k)]
         if entry & 1 == 0:
@@ -153,12 +156,12 @@ def resolve(st, m, g, row, mark):
 # ---------------------------------------------------------------------------------- sources
 @njit(cache=True, inline="always")
 def _placed(m, g, x):
-    return x >= 0 and m[ix(g[cp.O_CELLS] + x * cp.CELL_STRIDE + cp.C_ORI)] >= 0
+    return x >= 0 and m[ix(g[lay.O_CELLS] + x * lay.CELL_STRIDE + lay.C_ORI)] >= 0
 
 
 @njit(cache=False)
 def add_known_neighbours(st, m, g, c, row):
-    nbr = g[cp.O_NBR] + 4 * c
+    nbr = g[lay.O_NBR] + 4 * c
     for s in range(4):
         x = st[ix(nbr + s)]
         if _placed(m, g, x):
@@ -167,7 +170,7 @@ def add_known_neighbours(st, m, g, c, row):
 
 @njit(cache=True, inline="always")
 def _slot_sides(slot):
-    """The two sides a demand slot reads (cpkit.propagators.colorpair.N_SLOTS)."""
+    """The two sides a demand slot reads (cpkit.propagators.colorpair_layout.N_SLOTS)."""
     if slot < 4:
         return slot, (slot + 1) & 3
     return slot - 4, slot - 2
@@ -175,10 +178,10 @@ def _slot_sides(slot):
 
 @njit(cache=False)
 def _add_slot_neighbours(st, m, g, c, q, row):
-    r = g[cp.O_CELLS] + c * cp.CELL_STRIDE
-    nbr = g[cp.O_NBR] + 4 * c
-    for slot in range(cp.N_SLOTS):
-        if m[ix(r + cp.C_DPAIR + slot)] == q:
+    r = g[lay.O_CELLS] + c * lay.CELL_STRIDE
+    nbr = g[lay.O_NBR] + 4 * c
+    for slot in range(lay.N_SLOTS):
+        if m[ix(r + lay.C_DPAIR + slot)] == q:
             a, b = _slot_sides(slot)
             x = st[ix(nbr + a)]
             if x >= 0:
@@ -194,14 +197,14 @@ def _older_pair_neighbours(st, m, g, y, q):
     """Two cells (or -1 for the frame) that make empty cell ``y`` demand pair ``q``: neighbours on
     two sides where ``y``'s tile shows the pair, placed at a lower level than ``y``.  ``(-2, -2)``
     if there are none."""
-    n_values = g[cp.G_VALUES]
-    cells = g[cp.O_CELLS]
-    level = g[cp.O_LEVEL]
-    o = m[ix(cells + y * cp.CELL_STRIDE + cp.C_ORI)]
-    cols = g[cp.O_ORI_COL] + 4 * o
-    nbr = g[cp.O_NBR] + 4 * y
+    n_values = g[lay.G_VALUES]
+    cells = g[lay.O_CELLS]
+    level = g[lay.O_LEVEL]
+    o = m[ix(cells + y * lay.CELL_STRIDE + lay.C_ORI)]
+    cols = g[lay.O_ORI_COL] + 4 * o
+    nbr = g[lay.O_NBR] + 4 * y
     ly = m[ix(level + y)]
-    for slot in range(cp.N_SLOTS):
+    for slot in range(lay.N_SLOTS):
         a, b = _slot_sides(slot)
         ca = st[ix(cols + a)]
         cb = st[ix(cols + b)]
@@ -225,12 +228,12 @@ def _older_pair_neighbours(st, m, g, y, q):
 def add_unavailable(st, m, g, q, row, replace):
     """The placed tiles with pair ``q`` (the removed part of Offer(q)): their cells, or when
     ``replace`` the two older neighbours presenting the pair where they exist."""
-    n_tiles = g[cp.G_TILES]
-    off_mem = g[cp.O_OFF_MEM]
-    tiles = g[cp.O_TILES]
-    for k in range(m[ix(g[cp.O_OFF_SIZE] + q)], st[ix(g[cp.O_OFF_INIT] + q)]):
+    n_tiles = g[lay.G_TILES]
+    off_mem = g[lay.O_OFF_MEM]
+    tiles = g[lay.O_TILES]
+    for k in range(m[ix(g[lay.O_OFF_SIZE] + q)], st[ix(g[lay.O_OFF_INIT] + q)]):
         t = ss.member(m, off_mem, n_tiles, q, k)
-        y = np.int64(m[ix(tiles + t * cp.TILE_STRIDE + cp.T_CELL)])
+        y = np.int64(m[ix(tiles + t * lay.TILE_STRIDE + lay.T_CELL)])
         if replace:
             xa, xb = _older_pair_neighbours(st, m, g, y, q)
             if xa != -2:
@@ -245,14 +248,14 @@ def add_unavailable(st, m, g, q, row, replace):
 @njit(cache=False)
 def add_preempted(st, m, g, q, row):
     """The recorded explanations of the tiles of Offer(q) preempted by another pair."""
-    n_tiles = g[cp.G_TILES]
-    w = g[cp.G_WORDS]
-    off_mem = g[cp.O_OFF_MEM]
-    tiles = g[cp.O_TILES]
-    tagex = g[cp.O_TAGEX]
-    for k in range(m[ix(g[cp.O_OFF_SIZE] + q)]):
+    n_tiles = g[lay.G_TILES]
+    w = g[lay.G_WORDS]
+    off_mem = g[lay.O_OFF_MEM]
+    tiles = g[lay.O_TILES]
+    tagex = g[lay.O_TAGEX]
+    for k in range(m[ix(g[lay.O_OFF_SIZE] + q)]):
         t = ss.member(m, off_mem, n_tiles, q, k)
-        tag = m[ix(tiles + t * cp.TILE_STRIDE + cp.T_TAG)]
+        tag = m[ix(tiles + t * lay.TILE_STRIDE + lay.T_TAG)]
         if tag >= 0 and tag != q:
             union(g, row, tagex + t * w, w)
 
@@ -260,16 +263,16 @@ def add_preempted(st, m, g, q, row):
 @njit(cache=True, inline="always")
 def tags_count(m, g, q):
     """Whether the available count of ``q`` leaves preempted tiles out right now."""
-    return g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0 and m[ix(g[cp.O_NB_PRE] + q)] > 0
+    return g[lay.G_PREEMPTION] != 0 and g[lay.G_N3] == 0 and m[ix(g[lay.O_NB_PRE] + q)] > 0
 
 
 @njit(cache=False)
 def pair(st, m, g, q, row):
     """Why pair ``q`` cannot give (or can only just give) its demanding cells a tile each."""
-    clear(g, row, g[cp.G_WORDS])
-    n_cells = g[cp.G_CELLS]
-    dem_mem = g[cp.O_DEM_MEM]
-    for k in range(m[ix(g[cp.O_DEM_SIZE] + q)]):
+    clear(g, row, g[lay.G_WORDS])
+    n_cells = g[lay.G_CELLS]
+    dem_mem = g[lay.O_DEM_MEM]
+    for k in range(m[ix(g[lay.O_DEM_SIZE] + q)]):
         _add_slot_neighbours(st, m, g, ss.member(m, dem_mem, n_cells, q, k), q, row)
     counted = tags_count(m, g, q)
     add_unavailable(st, m, g, q, row, not counted)
@@ -280,7 +283,7 @@ def pair(st, m, g, q, row):
 @njit(cache=False)
 def instantiation(st, m, g, c, q, row):
     """Why the lone available tile of pair ``q`` must go on its lone demanding cell ``c``."""
-    clear(g, row, g[cp.G_WORDS])
+    clear(g, row, g[lay.G_WORDS])
     add_known_neighbours(st, m, g, c, row)
     add_unavailable(st, m, g, q, row, CELLS_ONLY)
     if tags_count(m, g, q):
@@ -291,55 +294,55 @@ def instantiation(st, m, g, c, q, row):
 def restriction(st, m, g, c, row):
     """Added to ``row``: why no orientation outside ``colorpair.candidates(c)`` can go on empty
     cell ``c`` (the candidates come from one demanded pair, as in ``candidates``)."""
-    n_tiles = g[cp.G_TILES]
-    w = g[cp.G_WORDS]
-    r = g[cp.O_CELLS] + c * cp.CELL_STRIDE
-    off_size = g[cp.O_OFF_SIZE]
+    n_tiles = g[lay.G_TILES]
+    w = g[lay.G_WORDS]
+    r = g[lay.O_CELLS] + c * lay.CELL_STRIDE
+    off_size = g[lay.O_OFF_SIZE]
     best = -1
     best_size = n_tiles + 1
-    for k in range(cp.N_SLOTS):
-        q = m[ix(r + cp.C_DPAIR + k)]
+    for k in range(lay.N_SLOTS):
+        q = m[ix(r + lay.C_DPAIR + k)]
         if q >= 0 and m[ix(off_size + q)] < best_size:
             best = q
             best_size = m[ix(off_size + q)]
     if best < 0:
         # Candidates from every unplaced tile: any placed cell may matter.
-        for x in range(g[cp.G_CELLS]):
+        for x in range(g[lay.G_CELLS]):
             if _placed(m, g, x):
                 set_bit(g, row, x)
         return
     add_known_neighbours(st, m, g, c, row)
     add_unavailable(st, m, g, np.int64(best), row, CELLS_ONLY)
-    if g[cp.G_PREEMPTION] == 0:
+    if g[lay.G_PREEMPTION] == 0:
         return
-    off_mem = g[cp.O_OFF_MEM]
-    tiles = g[cp.O_TILES]
-    tile_ori = g[cp.O_TILE_ORI]
-    tagex = g[cp.O_TAGEX]
+    off_mem = g[lay.O_OFF_MEM]
+    tiles = g[lay.O_TILES]
+    tile_ori = g[lay.O_TILE_ORI]
+    tagex = g[lay.O_TAGEX]
     for k in range(best_size):
         t = ss.member(m, off_mem, n_tiles, best, k)
-        tag = m[ix(tiles + t * cp.TILE_STRIDE + cp.T_TAG)]
+        tag = m[ix(tiles + t * lay.TILE_STRIDE + lay.T_TAG)]
         if tag < 0:
             continue
         demanded = False
-        for j in range(cp.N_SLOTS):
-            if m[ix(r + cp.C_DPAIR + j)] == tag:
+        for j in range(lay.N_SLOTS):
+            if m[ix(r + lay.C_DPAIR + j)] == tag:
                 demanded = True
         if demanded:
             continue
         for o in range(st[ix(tile_ori + t)], st[ix(tile_ori + t + 1)]):
-            if cp.fits(g, c, o):
+            if lay.fits(g, c, o):
                 union(g, row, tagex + t * w, w)
                 break
 
 
 @njit(cache=False)
 def _add_colour(st, m, g, k, row):
-    tiles = g[cp.O_TILES]
-    col_tiles = g[cp.O_COL_TILES]
-    for j in range(st[ix(g[cp.O_COL_START] + k)], st[ix(g[cp.O_COL_START] + k + 1)]):
+    tiles = g[lay.O_TILES]
+    col_tiles = g[lay.O_COL_TILES]
+    for j in range(st[ix(g[lay.O_COL_START] + k)], st[ix(g[lay.O_COL_START] + k + 1)]):
         t = st[ix(col_tiles + j)]
-        y = m[ix(tiles + t * cp.TILE_STRIDE + cp.T_CELL)]
+        y = m[ix(tiles + t * lay.TILE_STRIDE + lay.T_CELL)]
         if y >= 0:
             set_bit(g, row, y)
 
@@ -350,36 +353,36 @@ def colour_failure(st, m, g, k, row):
     the placed tiles showing ``k`` (they fix how many ``k`` sides are left and how many are
     demanded); for a cycle, those of every colour of the cycle and, unless the ring is too short
     anyway, one placed frame cell (the lowest placed)."""
-    clear(g, row, g[cp.G_WORDS])
+    clear(g, row, g[lay.G_WORDS])
     _add_colour(st, m, g, k, row)
-    if g[cp.G_FAIL_KIND] != cp.F_CYCLE:
+    if g[lay.G_FAIL_KIND] != lay.F_CYCLE:
         return
-    rim = g[cp.O_RIM]
-    tiles = g[cp.O_TILES]
+    rim = g[lay.O_RIM]
+    tiles = g[lay.O_TILES]
     first = -1
-    for j in range(st[ix(g[cp.O_COL_START] + k)], st[ix(g[cp.O_COL_START] + k + 1)]):
-        u = st[ix(g[cp.O_COL_TILES] + j)]
-        if m[ix(tiles + u * cp.TILE_STRIDE + cp.T_CELL)] < 0:
+    for j in range(st[ix(g[lay.O_COL_START] + k)], st[ix(g[lay.O_COL_START] + k + 1)]):
+        u = st[ix(g[lay.O_COL_TILES] + j)]
+        if m[ix(tiles + u * lay.TILE_STRIDE + lay.T_CELL)] < 0:
             first = u
             break
     cur = first
     colour = k
-    for _ in range(g[cp.G_TILES] + 1):
-        nxt = cp.rim_partner(st, m, g, cur, colour)
+    for _ in range(g[lay.G_TILES] + 1):
+        nxt = rem.rim_partner(st, m, g, cur, colour)
         if nxt < 0 or nxt == first:
             break
         a = st[ix(rim + 2 * nxt)]
         colour = st[ix(rim + 2 * nxt + 1)] if a == colour else a
         _add_colour(st, m, g, np.int64(colour), row)
         cur = nxt
-    if g[cp.G_FRAME_PLACED] > 0:
-        level = g[cp.O_LEVEL]
+    if g[lay.G_FRAME_PLACED] > 0:
+        level = g[lay.O_LEVEL]
         best = -1
-        for x in range(g[cp.G_CELLS]):
+        for x in range(g[lay.G_CELLS]):
             if _placed(m, g, x):
                 frame = False
                 for s in range(4):
-                    if st[ix(g[cp.O_NBR] + 4 * x + s)] < 0:
+                    if st[ix(g[lay.O_NBR] + 4 * x + s)] < 0:
                         frame = True
                 if frame and (best < 0 or m[ix(level + x)] < m[ix(level + best)]):
                     best = x

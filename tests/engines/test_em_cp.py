@@ -9,7 +9,7 @@ import pytest
 from cpkit.io.edge_matching import read_edge_matching
 from cpkit.models.edge_matching import Hint
 from cpkit.models.em_generator import generate
-from cpkit.propagators import colorpair as cp
+from cpkit.propagators import colorpair_layout as lay
 from cpkit.result import verify_board
 from cpkit.engines.edge_matching.cp import em_cp_search as em_cp
 from cpkit.engines.dispatch import solve
@@ -163,7 +163,7 @@ def test_a_failure_records_where_it_was_found():
     search = em_cp.CpSearch(puzzle.with_hints(puzzle.symmetry_roots("rotation")[0]), store=False)
     search.step(1 << 40, 1 << 40)
     assert search.statistics()["failed_nodes"] > 0
-    assert int(search.g[cp.G_FAIL_KIND]) in (cp.F_PAIR, cp.F_CELL, cp.F_COLOUR, cp.F_CYCLE)
+    assert int(search.g[lay.G_FAIL_KIND]) in (lay.F_PAIR, lay.F_CELL, lay.F_COLOUR, lay.F_CYCLE)
     assert int(search.g[K.G_LEVEL]) == 0 and search.finished
 
 
@@ -182,10 +182,11 @@ def test_helpers_compile_with_the_kernel():
     from numba.core.caching import NullCache
     from numba.core.registry import CPUDispatcher
 
+    from cpkit.propagators import colorpair, colorpair_build, colorpair_remaining
     from cpkit.propagators import explain as ex
 
     cached_ok = {"search", "init_state"}
-    for module in (cp, ex, K):
+    for module in (colorpair, colorpair_build, lay, colorpair_remaining, ex, K):
         for name, f in vars(module).items():
             if not isinstance(f, CPUDispatcher) or f.__module__ != module.__name__:
                 continue

@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 from cpkit.models.edge_matching import Hint
 from cpkit.models.em_generator import generate
 from cpkit.propagators import colorpair as cp
+from cpkit.propagators import colorpair_build as cb
+from cpkit.propagators import colorpair_layout as lay
+from cpkit.propagators import colorpair_remaining as rem
 from cpkit.propagators import explain as ex
 from cpkit.engines.edge_matching.cp import em_cp_kernel as K
 from tests.oracles import count_boards
@@ -36,25 +39,25 @@ def max_shared_edges(m: int, side: int = 4) -> int:
 
 @pytest.mark.parametrize("m", range(0, 10))
 def test_shared_edge_bound_is_the_brute_force_maximum(m):
-    assert cp.shared_edges(m) == max_shared_edges(m)
+    assert rem.shared_edges(m) == max_shared_edges(m)
 
 
 def test_shared_edge_bound_closed_form():
     # h(M) = 2M - ceil(2 sqrt(M)) for M >= 1 (Harary & Harborth), computed independently.
     for m in range(1, 400):
         ceil_2_sqrt = next(k for k in range(0, 2 * m + 2) if k * k >= 4 * m)
-        assert cp.shared_edges(m) == 2 * m - ceil_2_sqrt
+        assert rem.shared_edges(m) == 2 * m - ceil_2_sqrt
 
 
 def test_state_tables_of_the_remaining_tile_rules():
     # The kernels read h(M) from a table and skip the cycle walk on colours never on the rim.
     puzzle = generate(6, border_colours=3, inner_colours=5, seed=4)
     a = puzzle.arrays
-    st_, _, g = cp.build_state(a, shared_edge=True, cycles=True)
-    shared = st_[g[cp.O_SHARED]:g[cp.O_SHARED] + a.n_tiles + 1]
+    st_, _, g = cb.build_state(a, shared_edge=True, cycles=True)
+    shared = st_[g[lay.O_SHARED]:g[lay.O_SHARED] + a.n_tiles + 1]
     assert list(shared) == [2 * m - next(k for k in range(2 * m + 2) if k * k >= 4 * m)
                             if m else 0 for m in range(a.n_tiles + 1)]
-    rim = st_[g[cp.O_RIM_COLOUR]:g[cp.O_RIM_COLOUR] + a.n_values]
+    rim = st_[g[lay.O_RIM_COLOUR]:g[lay.O_RIM_COLOUR] + a.n_values]
     # frame-ring edges use colours 1..3 (the border palette), the others 4..8
     assert list(rim) == [0, 1, 1, 1, 0, 0, 0, 0, 0]
 
@@ -75,7 +78,7 @@ def test_bitset_helpers(bits):
             seen.append(k * 64 + int(ex.lowest_bit(np.int64(low - (1 << 64) if low >> 63 else low))))
             word ^= low
     assert seen == sorted(bits)
-    assert int(ex.deepest_level(np.full(200, 3, dtype=np.int32), _levels_g(g, w), cp.G_HEADER, w)) == \
+    assert int(ex.deepest_level(np.full(200, 3, dtype=np.int32), _levels_g(g, w), lay.G_HEADER, w)) == \
         (3 if bits else -1)
     ex.set_bit(g, w, 7)
     ex.union(g, w, 0, w)
@@ -87,9 +90,9 @@ def test_bitset_helpers(bits):
 
 def _levels_g(g, w):
     """A g array whose level section (every cell at level 3) is an m array given separately."""
-    out = np.zeros(cp.G_HEADER + w, dtype=np.int64)
-    out[cp.O_LEVEL] = 0
-    out[cp.G_HEADER:] = g[:w]
+    out = np.zeros(lay.G_HEADER + w, dtype=np.int64)
+    out[lay.O_LEVEL] = 0
+    out[lay.G_HEADER:] = g[:w]
     return out
 
 
@@ -99,10 +102,10 @@ class Walk:
     def __init__(self, puzzle, **options):
         self.p = puzzle
         self.a = puzzle.arrays
-        self.st, self.m, self.g = cp.build_state(
+        self.st, self.m, self.g = cb.build_state(
             self.a, explain=True, search_sections={K.O_CAND: puzzle.n_cells *
                                                     self.a.n_orientations + 1}, **options)
-        self.w = int(self.g[cp.G_WORDS])
+        self.w = int(self.g[lay.G_WORDS])
 
     def cells_of(self, row):
         return [c for c in range(self.p.n_cells) if ex.has_bit(self.g, row, c)]
@@ -110,7 +113,7 @@ class Walk:
     def hints(self, cells):
         out = []
         for c in cells:
-            o = int(self.m[self.g[cp.O_CELLS] + c * cp.CELL_STRIDE + cp.C_ORI])
+            o = int(self.m[self.g[lay.O_CELLS] + c * lay.CELL_STRIDE + lay.C_ORI])
             assert o >= 0, "an explanation names an empty cell"
             x, y = self.p.xy(c)
             out.append(Hint(x, y, int(self.a.ori_tile[o]), int(self.a.ori_rot[o])))
@@ -121,9 +124,9 @@ class Walk:
 
 
 def placements(walk):
-    return {c: int(walk.m[walk.g[cp.O_CELLS] + c * cp.CELL_STRIDE + cp.C_ORI])
+    return {c: int(walk.m[walk.g[lay.O_CELLS] + c * lay.CELL_STRIDE + lay.C_ORI])
             for c in range(walk.p.n_cells)
-            if walk.m[walk.g[cp.O_CELLS] + c * cp.CELL_STRIDE + cp.C_ORI] >= 0}
+            if walk.m[walk.g[lay.O_CELLS] + c * lay.CELL_STRIDE + lay.C_ORI] >= 0}
 
 
 def check_walk(puzzle, rng, **options):
@@ -140,7 +143,7 @@ def check_walk(puzzle, rng, **options):
         c = int(K.choose_cell(st_, m, g))
         end = int(cp.candidates(st_, m, g, c, cand, 0))
         if end == 0:
-            row = int(g[cp.O_XROW])
+            row = int(g[lay.O_XROW])
             ex.clear(g, row, v.w)
             ex.restriction(st_, m, g, c, row)
             assert v.count_with(v.cells_of(row)) == 0
@@ -148,18 +151,18 @@ def check_walk(puzzle, rng, **options):
             break
         o = int(m[cand + rng.randrange(end)])
         before = set(placements(v))
-        g[cp.G_LEVEL_NOW] = level
-        m[g[cp.O_LEVEL] + c] = level
+        g[lay.G_LEVEL_NOW] = level
+        m[g[lay.O_LEVEL] + c] = level
         cp.assign(st_, m, g, c, o)
         ok = cp.propagate(st_, m, g)
         if not ok:
-            assert v.count_with(v.cells_of(int(g[cp.O_XROW]))) == 0
+            assert v.count_with(v.cells_of(int(g[lay.O_XROW]))) == 0
             checked["failures"] += 1
             break
         for x, ox in placements(v).items():
             if x in before or x == c:
                 continue
-            reason = v.cells_of(int(g[cp.O_REASON]) + x * v.w)
+            reason = v.cells_of(int(g[lay.O_REASON]) + x * v.w)
             assert x not in reason
             hint = v.hints([x])
             # Every solution agreeing on the reason places the same orientation on x.

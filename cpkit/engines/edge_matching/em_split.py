@@ -38,7 +38,7 @@ import numpy as np
 
 from ...errors import InputError
 from ...models.edge_matching import EdgeMatchingPuzzle
-from ...propagators import colorpair
+from ...propagators import colorpair_build
 from ...result import LIMIT, Result, Stats
 from .backtrack import em_backtrack_search as em_backtrack
 from .cp import em_cp_search as em_cp
@@ -376,7 +376,7 @@ def _prepare(model: EdgeMatchingPuzzle, options: dict[str, Any], engine: str
         for key, default in CP_OPTIONS.items():
             engine_options[key] = options.pop(key, default)
         em_cp.check_heuristic(engine_options["heuristic"])
-        colorpair.check_fits(model.arrays)
+        colorpair_build.check_fits(model.arrays)
     if engine == "edges":
         for key, default in EDGES_OPTIONS.items():
             engine_options[key] = options.pop(key, default)

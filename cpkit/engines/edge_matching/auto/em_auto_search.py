@@ -40,6 +40,7 @@ from typing import Any, Callable, Sequence
 
 from ....errors import CpkitError
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
+from ....propagators import colorpair_build
 from ....result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from ..backtrack import em_backtrack_search as em_backtrack
 from ..cp import em_cp_search as em_cp
@@ -146,7 +147,7 @@ def _entrants(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
         module = MODULES[engine]
         try:
             if engine == "cp":
-                em_cp.cp.check_fits(puzzle.arrays)
+                colorpair_build.check_fits(puzzle.arrays)
             elif engine == "edges":
                 em_edges.check_fits(puzzle.arrays)
         except CpkitError as exc:

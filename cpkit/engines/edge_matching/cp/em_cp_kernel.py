@@ -33,9 +33,11 @@ import numpy as np
 from numba import njit
 
 from ....propagators import colorpair as cp
+from ....propagators import colorpair_layout as lay
 from ....propagators import explain as ex
 from ....propagators import sparse_set as ss
 from ....propagators.sparse_set import ix
+from ....state_layout import bind, fields
 
 # Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
 # into a kernel compiled later (docs/architecture.md, "Which functions are cached").
@@ -54,43 +56,48 @@ BUFFER_FULL = 1
 BUDGET_SPENT = 2
 AT_STOP = 3                         # entered a node at the stop level (split runs)
 
-# The search's fields of the g header (cpkit.propagators.colorpair reserves G_SEARCH..).
-G_LEVEL = cp.G_SEARCH + 0
-G_PC = cp.G_SEARCH + 1
-G_NBUF = cp.G_SEARCH + 2
-G_SOLUTIONS = cp.G_SEARCH + 3
-G_NODES = cp.G_SEARCH + 4
-G_FAILS = cp.G_SEARCH + 5           # branching placements refuted by propagation
-G_DEAD_ENDS = cp.G_SEARCH + 6       # chosen cells with no candidate
-G_PATTERN = cp.G_SEARCH + 7         # decisions taken by pattern k = 1..4: G_PATTERN + k - 1
-G_BY_HEURISTIC = cp.G_SEARCH + 11   # decisions taken by the pair heuristic
-G_N_ROOT = cp.G_SEARCH + 12         # root placements (hints)
-O_LV = cp.G_SEARCH + 13             # m section: the decision stack, LV_STRIDE per level
-O_CAND = cp.G_SEARCH + 14           # m section: candidate orientations of every open level
-O_ROOT = cp.G_SEARCH + 15           # m section: root placements, (cell, orientation) pairs
-G_SHAVE = cp.G_SEARCH + 16          # shaving limit L (0: no shaving)
-G_XTOP = cp.G_SEARCH + 17           # exclusion trail top
-G_XCAP = cp.G_SEARCH + 18           # exclusion trail capacity
-O_XTRAIL = cp.G_SEARCH + 19         # m section: exclusions, (cell, orientation, next) triples
-O_XHEAD = cp.G_SEARCH + 20          # m section: per cell, its newest exclusion (-1: none)
-O_ACC = cp.G_SEARCH + 21            # g rows: per level, the union of its failed branches' reasons
-O_XREASON = cp.G_SEARCH + 22        # g rows: per exclusion, why the value fails
-O_SROW = cp.G_SEARCH + 23           # g row: scratch of the search
-G_JUMPS = cp.G_SEARCH + 24          # nodes abandoned by a backjump before all their branches
-G_SKIPPED = cp.G_SEARCH + 25        # levels jumped over
-G_TRIALS = cp.G_SEARCH + 26         # shaving: trial placements
-G_REMOVED = cp.G_SEARCH + 27        # shaving: values removed
-G_SHAVED_IN = cp.G_SEARCH + 28      # shaving: placements forced (a single value left)
-G_SHAVED_FAIL = cp.G_SEARCH + 29    # shaving: nodes refuted (no value left)
-G_STOP = cp.G_SEARCH + 30           # stop on entering this level (0: never), for split runs
-O_SCAN = cp.G_SEARCH + 31           # m section: the cells in the brute force's scan order
-G_DEEPEST = cp.G_SEARCH + 32        # the most cells filled at a node entered
-G_SHAVE_CELL = cp.G_SEARCH + 33     # shaving's place: the cell being tried,
-G_SHAVE_AT = cp.G_SEARCH + 34       # its next candidate (-1: the cell is not begun),
-G_SHAVE_END = cp.G_SEARCH + 35      # the end of its candidates,
-G_SHAVE_SURVIVORS = cp.G_SEARCH + 36  # its values whose trial held so far,
-G_SHAVE_LAST = cp.G_SEARCH + 37     # the last of those,
-G_SHAVE_CHANGED = cp.G_SEARCH + 38  # and whether this pass placed something
+# The search's fields of the g header: the part cpkit.propagators.colorpair_layout reserves
+# (G_SEARCH .. G_HEADER - 1), one slot left free.
+SEARCH_HEADER = fields(
+    "edge-matching CP search, g header",
+    "G_LEVEL",
+    "G_PC",
+    "G_NBUF",
+    "G_SOLUTIONS",
+    "G_NODES",
+    "G_FAILS",                        # branching placements refuted by propagation
+    "G_DEAD_ENDS",                    # chosen cells with no candidate
+    ("G_PATTERN", 4),                 # decisions taken by pattern k = 1..4: G_PATTERN + k - 1
+    "G_BY_HEURISTIC",                 # decisions taken by the pair heuristic
+    "G_N_ROOT",                       # root placements (hints)
+    "O_LV",                           # m section: the decision stack, LV_STRIDE per level
+    "O_CAND",                         # m section: candidate orientations of every open level
+    "O_ROOT",                         # m section: root placements, (cell, orientation) pairs
+    "G_SHAVE",                        # shaving limit L (0: no shaving)
+    "G_XTOP",                         # exclusion trail top
+    "G_XCAP",                         # exclusion trail capacity
+    "O_XTRAIL",                       # m section: exclusions, (cell, orientation, next) triples
+    "O_XHEAD",                        # m section: per cell, its newest exclusion (-1: none)
+    "O_ACC",                          # g rows: per level, the union of its failed branches' reasons
+    "O_XREASON",                      # g rows: per exclusion, why the value fails
+    "O_SROW",                         # g row: scratch of the search
+    "G_JUMPS",                        # nodes abandoned by a backjump before all their branches
+    "G_SKIPPED",                      # levels jumped over
+    "G_TRIALS",                       # shaving: trial placements
+    "G_REMOVED",                      # shaving: values removed
+    "G_SHAVED_IN",                    # shaving: placements forced (a single value left)
+    "G_SHAVED_FAIL",                  # shaving: nodes refuted (no value left)
+    "G_STOP",                         # stop on entering this level (0: never), for split runs
+    "O_SCAN",                         # m section: the cells in the brute force's scan order
+    "G_DEEPEST",                      # the most cells filled at a node entered
+    "G_SHAVE_CELL",                   # shaving's place: the cell being tried,
+    "G_SHAVE_AT",                     # its next candidate (-1: the cell is not begun),
+    "G_SHAVE_END",                    # the end of its candidates,
+    "G_SHAVE_SURVIVORS",              # its values whose trial held so far,
+    "G_SHAVE_LAST",                   # the last of those,
+    "G_SHAVE_CHANGED",                # and whether this pass placed something
+    start=lay.G_SEARCH, end=lay.G_HEADER, reserve=1)
+bind(globals(), SEARCH_HEADER)
 
 # What ``shave`` returns.
 SHAVE_DONE = 0
@@ -136,7 +143,7 @@ def exclusion_capacity(n_cells: int, shave: int) -> int:
 
 def search_sections(n_cells: int, n_orientations: int, n_roots: int,
                     exclusions: int = 0) -> dict[int, int]:
-    """The m sections the search needs, for ``cpkit.propagators.colorpair.build_state``."""
+    """The m sections the search needs, for ``cpkit.propagators.colorpair_build.build_state``."""
     return {O_LV: (n_cells + 1) * LV_STRIDE, O_CAND: max(1, n_cells * n_orientations),
             O_ROOT: 2 * n_roots, O_XTRAIL: 3 * max(1, exclusions), O_XHEAD: n_cells,
             O_SCAN: n_cells}
@@ -150,18 +157,18 @@ def search_rows(n_cells: int, exclusions: int = 0) -> dict[int, int]:
 @njit(cache=False)
 def expected_offer(st, m, g, p):
     """E(|Offer(p)|); costs ``|Offer(p)|`` times the tile's pairs (at most 6)."""
-    n_tiles = g[cp.G_TILES]
-    tags = g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0
-    off_mem = g[cp.O_OFF_MEM]
-    off_size = g[cp.O_OFF_SIZE]
-    dem_size = g[cp.O_DEM_SIZE]
-    tiles = g[cp.O_TILES]
-    tile_pairs = g[cp.O_TILE_PAIRS]
-    tile_npairs = g[cp.O_TILE_NPAIRS]
+    n_tiles = g[lay.G_TILES]
+    tags = g[lay.G_PREEMPTION] != 0 and g[lay.G_N3] == 0
+    off_mem = g[lay.O_OFF_MEM]
+    off_size = g[lay.O_OFF_SIZE]
+    dem_size = g[lay.O_DEM_SIZE]
+    tiles = g[lay.O_TILES]
+    tile_pairs = g[lay.O_TILE_PAIRS]
+    tile_npairs = g[lay.O_TILE_NPAIRS]
     total = 0.0
     for k in range(m[ix(off_size + p)]):
         t = ss.member(m, off_mem, n_tiles, p, k)
-        tag = m[ix(tiles + t * cp.TILE_STRIDE + cp.T_TAG)]
+        tag = m[ix(tiles + t * lay.TILE_STRIDE + lay.T_TAG)]
         if tags and tag >= 0 and tag != p:
             continue
         prob = 1.0
@@ -176,36 +183,36 @@ def expected_offer(st, m, g, p):
 @njit(cache=False)
 def choose_cell(st, m, g):
     """The cell to branch on (see the module docstring), or -1 if no cell demands anything."""
-    n_cells = g[cp.G_CELLS]
-    cells = g[cp.O_CELLS]
-    if g[cp.G_HEURISTIC] == H_SCAN:
+    n_cells = g[lay.G_CELLS]
+    cells = g[lay.O_CELLS]
+    if g[lay.G_HEURISTIC] == H_SCAN:
         scan = g[O_SCAN]
         for i in range(n_cells):
             c = m[ix(scan + i)]
-            if m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)] < 0:
+            if m[ix(cells + c * lay.CELL_STRIDE + lay.C_ORI)] < 0:
                 g[G_BY_HEURISTIC] += 1
                 return c
         return -1
-    cls_size = g[cp.O_CLS_SIZE]
+    cls_size = g[lay.O_CLS_SIZE]
     for k in range(1, 5):
         if m[ix(cls_size + k)] > 0:
             g[ix(G_PATTERN + k - 1)] += 1
-            c = ss.member(m, g[cp.O_CLS_MEM], n_cells, k, 0)
+            c = ss.member(m, g[lay.O_CLS_MEM], n_cells, k, 0)
             if k < 4:
                 return c
-            nbr = g[cp.O_NBR] + 4 * c
+            nbr = g[lay.O_NBR] + 4 * c
             for s in range(4):
                 x = st[ix(nbr + s)]
-                if x >= 0 and m[ix(cells + x * cp.CELL_STRIDE + cp.C_ORI)] < 0 and \
-                        m[ix(cells + x * cp.CELL_STRIDE + cp.C_KNOWN)] >= 2:
+                if x >= 0 and m[ix(cells + x * lay.CELL_STRIDE + lay.C_ORI)] < 0 and \
+                        m[ix(cells + x * lay.CELL_STRIDE + lay.C_KNOWN)] >= 2:
                     return x
-    heuristic = g[cp.G_HEURISTIC]
-    tags = g[cp.G_PREEMPTION] != 0 and g[cp.G_N3] == 0
-    dem_size = g[cp.O_DEM_SIZE]
-    dp_mem = g[cp.O_DP_MEM]
+    heuristic = g[lay.G_HEURISTIC]
+    tags = g[lay.G_PREEMPTION] != 0 and g[lay.G_N3] == 0
+    dem_size = g[lay.O_DEM_SIZE]
+    dp_mem = g[lay.O_DP_MEM]
     best = -1
     best_score = np.inf
-    for k in range(m[ix(g[cp.O_DP_SIZE])]):
+    for k in range(m[ix(g[lay.O_DP_SIZE])]):
         p = m[ix(dp_mem + k)]
         if heuristic == H_MIN_OFFER:
             score = float(cp.available(m, g, p, tags))
@@ -223,7 +230,7 @@ def choose_cell(st, m, g):
     if best < 0:
         return -1
     g[G_BY_HEURISTIC] += 1
-    return ss.member(m, g[cp.O_DEM_MEM], n_cells, best, 0)
+    return ss.member(m, g[lay.O_DEM_MEM], n_cells, best, 0)
 
 
 # ---------------------------------------------------------------------------------- exclusions
@@ -278,7 +285,7 @@ def _drop_excluded(m, g, c, cand, base, end):
 def _why_not(st, m, g, c, row):
     """Added to ``row``: why no value outside the candidates of ``c`` (minus its exclusions) can
     go on it -- the restriction explanation and every exclusion's reason."""
-    w = g[cp.G_WORDS]
+    w = g[lay.G_WORDS]
     ex.restriction(st, m, g, c, row)
     xtrail = g[O_XTRAIL]
     xreason = g[O_XREASON]
@@ -310,11 +317,11 @@ def branch_failed(st, m, g, level, full):
     otherwise the node fails whatever its remaining branches are, and so does every node up to
     the deepest level of the explanation: they are abandoned (docs/algorithms.md, soundness)."""
     lv = g[O_LV]
-    w = g[cp.G_WORDS]
-    fail = g[cp.O_XROW]
+    w = g[lay.G_WORDS]
+    fail = g[lay.O_XROW]
     while True:
         r = lv + level * LV_STRIDE
-        if g[cp.G_EXPLAIN] == 0:
+        if g[lay.G_EXPLAIN] == 0:
             _undo_branch(st, m, g, level)
             return level
         if full:
@@ -362,13 +369,13 @@ def shave(st, m, g, level, cand, base, budget):
     After ``budget`` trials it pauses between two of them (``SHAVE_PAUSED``), its place in
     ``g`` (``G_SHAVE_*``; ``start_shave`` sets the first), the cell's candidates kept in
     ``cand`` from ``base``; a later call goes on with the same trials in the same order."""
-    n_cells = g[cp.G_CELLS]
-    cells = g[cp.O_CELLS]
+    n_cells = g[lay.G_CELLS]
+    cells = g[lay.O_CELLS]
     limit = g[G_SHAVE]
-    explain = g[cp.G_EXPLAIN] != 0
-    w = g[cp.G_WORDS]
-    fail = g[cp.O_XROW]
-    levels = g[cp.O_LEVEL]
+    explain = g[lay.G_EXPLAIN] != 0
+    w = g[lay.G_WORDS]
+    fail = g[lay.O_XROW]
+    levels = g[lay.O_LEVEL]
     c = g[G_SHAVE_CELL]
     at = g[G_SHAVE_AT]
     end = g[G_SHAVE_END]
@@ -378,14 +385,14 @@ def shave(st, m, g, level, cand, base, budget):
     made = 0
     while True:
         while c < n_cells:
-            r = cells + c * cp.CELL_STRIDE
+            r = cells + c * lay.CELL_STRIDE
             if at < 0:
-                if m[ix(r + cp.C_ORI)] >= 0 or m[ix(r + cp.C_KNOWN)] < 2:
+                if m[ix(r + lay.C_ORI)] >= 0 or m[ix(r + lay.C_KNOWN)] < 2:
                     c += 1
                     continue
                 demands = False
-                for k in range(cp.N_SLOTS):
-                    if m[ix(r + cp.C_DPAIR + k)] >= 0:
+                for k in range(lay.N_SLOTS):
+                    if m[ix(r + lay.C_DPAIR + k)] >= 0:
                         demands = True
                 if not demands:
                     c += 1
@@ -411,13 +418,13 @@ def shave(st, m, g, level, cand, base, budget):
                     g[G_SHAVE_SURVIVORS] = survivors
                     g[G_SHAVE_LAST] = last
                     g[G_SHAVE_CHANGED] = 1 if changed else 0
-                    g[cp.G_LEVEL_NOW] = level - 1
+                    g[lay.G_LEVEL_NOW] = level - 1
                     return SHAVE_PAUSED
                 o = np.int64(m[ix(cand + at)])
                 at += 1
                 made += 1
-                mark = g[cp.G_TRAIL]
-                g[cp.G_LEVEL_NOW] = level
+                mark = g[lay.G_TRAIL]
+                g[lay.G_LEVEL_NOW] = level
                 m[ix(levels + c)] = level
                 g[G_TRIALS] += 1
                 cp.assign(st, m, g, c, o)
@@ -429,7 +436,7 @@ def shave(st, m, g, level, cand, base, budget):
                         if not ex.resolve(st, m, g, fail, mark):
                             # The failure does not depend on c: the node fails.
                             cp.undo_to(st, m, g, mark)
-                            g[cp.G_LEVEL_NOW] = level - 1
+                            g[lay.G_LEVEL_NOW] = level - 1
                             g[G_SHAVED_FAIL] += 1
                             return SHAVE_FAILED
                         k = _exclude(m, g, c, o)
@@ -441,18 +448,18 @@ def shave(st, m, g, level, cand, base, budget):
                     survivors += 1
                     last = o
                 cp.undo_to(st, m, g, mark)
-            g[cp.G_LEVEL_NOW] = level - 1
+            g[lay.G_LEVEL_NOW] = level - 1
             if survivors == 0:
                 g[G_SHAVED_FAIL] += 1
-                g[cp.G_FAIL_KIND] = cp.F_CELL
-                g[cp.G_FAIL_WHO] = c
+                g[lay.G_FAIL_KIND] = lay.F_CELL
+                g[lay.G_FAIL_WHO] = c
                 if explain:
                     ex.clear(g, fail, w)
                     _why_not(st, m, g, c, fail)
                 return SHAVE_FAILED
             if survivors == 1:
                 if explain:
-                    reason = g[cp.O_REASON] + c * w
+                    reason = g[lay.O_REASON] + c * w
                     ex.clear(g, reason, w)
                     _why_not(st, m, g, c, reason)
                 m[ix(levels + c)] = level - 1
@@ -502,13 +509,13 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     A node at the stop level returns AT_STOP before any work on it (no shaving, no branching),
     its decisions on the stack; resuming takes it back as if a solution had been found below
     it (``L_FULL``), so that no backjump crosses it: a split run searches it elsewhere."""
-    n_cells = g[cp.G_CELLS]
-    cells = g[cp.O_CELLS]
+    n_cells = g[lay.G_CELLS]
+    cells = g[lay.O_CELLS]
     lv = g[O_LV]
     cand = g[O_CAND]
-    levels = g[cp.O_LEVEL]
-    w = g[cp.G_WORDS]
-    explain = g[cp.G_EXPLAIN] != 0
+    levels = g[lay.O_LEVEL]
+    w = g[lay.G_WORDS]
+    explain = g[lay.G_EXPLAIN] != 0
     level = g[G_LEVEL]
     pc = g[G_PC]
     nbuf = g[G_NBUF]
@@ -517,7 +524,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     status = DONE
     while True:
         if pc == PC_ROOT:
-            g[cp.G_LEVEL_NOW] = -1
+            g[lay.G_LEVEL_NOW] = -1
             for k in range(g[G_N_ROOT]):
                 cp.assign(st, m, g, np.int64(m[ix(g[O_ROOT] + 2 * k)]),
                           np.int64(m[ix(g[O_ROOT] + 2 * k + 1)]))
@@ -538,14 +545,14 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 pc = PC_TRY
                 status = AT_STOP
                 break
-            if n_cells - g[cp.G_EMPTY] > g[G_DEEPEST]:
-                g[G_DEEPEST] = n_cells - g[cp.G_EMPTY]
+            if n_cells - g[lay.G_EMPTY] > g[G_DEEPEST]:
+                g[G_DEEPEST] = n_cells - g[lay.G_EMPTY]
                 for c in range(n_cells):
-                    deepest[ix(c)] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
-            if g[cp.G_EMPTY] > 0 and budget <= 0:
+                    deepest[ix(c)] = m[ix(cells + c * lay.CELL_STRIDE + lay.C_ORI)]
+            if g[lay.G_EMPTY] > 0 and budget <= 0:
                 status = BUDGET_SPENT
                 break
-            if g[cp.G_EMPTY] > 0 and g[G_SHAVE] > 0:
+            if g[lay.G_EMPTY] > 0 and g[G_SHAVE] > 0:
                 start_shave(g)
                 pc = PC_SHAVE
             else:
@@ -555,7 +562,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 status = BUDGET_SPENT
                 break
             base = _cand_base(m, lv, level)
-            g[cp.G_LEVEL_NOW] = level - 1
+            g[lay.G_LEVEL_NOW] = level - 1
             trials = g[G_TRIALS]
             shaved = shave(st, m, g, level, cand, base, budget)
             budget -= g[G_TRIALS] - trials
@@ -578,11 +585,11 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
             m[ix(r + L_FULL)] = 0
             if explain:
                 ex.clear(g, g[O_ACC] + level * w, w)
-            if g[cp.G_EMPTY] == 0:
+            if g[lay.G_EMPTY] == 0:
                 g[G_SOLUTIONS] += 1
                 if store:
                     for c in range(n_cells):
-                        sol_buf[nbuf, c] = m[ix(cells + c * cp.CELL_STRIDE + cp.C_ORI)]
+                        sol_buf[nbuf, c] = m[ix(cells + c * lay.CELL_STRIDE + lay.C_ORI)]
                 nbuf += 1
                 m[ix(r + L_CELL)] = -1
                 m[ix(r + L_PTR)] = base
@@ -601,12 +608,12 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                     end = _drop_excluded(m, g, c, cand, base, end)
             if end == base:
                 g[G_DEAD_ENDS] += 1
-                g[cp.G_FAIL_KIND] = cp.F_CELL
-                g[cp.G_FAIL_WHO] = c
+                g[lay.G_FAIL_KIND] = lay.F_CELL
+                g[lay.G_FAIL_WHO] = c
             m[ix(r + L_CELL)] = c
             m[ix(r + L_PTR)] = base
             m[ix(r + L_END)] = end
-            m[ix(r + L_MARK)] = g[cp.G_TRAIL]
+            m[ix(r + L_MARK)] = g[lay.G_TRAIL]
             m[ix(r + L_XMARK)] = g[G_XTOP]
             pc = PC_TRY
         elif pc == PC_TRY:
@@ -619,7 +626,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
             g[G_NODES] += 1
             budget -= 1
             c = np.int64(m[ix(r + L_CELL)])
-            g[cp.G_LEVEL_NOW] = level
+            g[lay.G_LEVEL_NOW] = level
             m[ix(levels + c)] = level
             cp.assign(st, m, g, c, np.int64(m[ix(cand + p)]))
             if cp.propagate(st, m, g):
@@ -645,7 +652,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 if c < 0:
                     full = True
                 else:
-                    fail = g[cp.O_XROW]
+                    fail = g[lay.O_XROW]
                     ex.copy(g, fail, g[O_ACC] + level * w, w)
                     _why_not(st, m, g, c, fail)
             level = branch_failed(st, m, g, level - 1, full)

@@ -17,7 +17,9 @@ import numpy as np
 
 from ....errors import InputError
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
-from ....propagators import colorpair as cp
+from .... import sanity
+from ....propagators import colorpair_build, colorpair_sanity
+from ....propagators import colorpair_layout as lay
 from ....result import Result, Stats
 from . import em_cp_kernel as K
 from ...runtime.driver import DriveOutcome
@@ -90,12 +92,12 @@ class CpSearch(BufferedSearch):
         if heuristic == AUTO_ORDER:
             heuristic = order_for(puzzle)
         a = puzzle.arrays
-        cp.check_fits(a)
+        colorpair_build.check_fits(a)
         root_cells, root_oris = (a.hint_cell, a.hint_ori) if placements is None else placements
         n_roots = len(root_cells)
         limit = shave_limit(shave, a.n_orientations)
         exclusions = K.exclusion_capacity(a.n_cells, limit)
-        self.st, self.m, self.g = cp.build_state(
+        self.st, self.m, self.g = colorpair_build.build_state(
             a, contradiction=contradiction, instantiation=instantiation, preemption=preemption,
             opposite=opposite, heuristic=K.HEURISTICS[heuristic], explain=backjump,
             shared_edge=shared_edge, cycles=cycles,
@@ -155,7 +157,7 @@ class CpSearch(BufferedSearch):
 
     def statistics(self) -> dict:
         g = self.g
-        return {"propagated": int(g[cp.G_PROPAGATED]), "preempted": int(g[cp.G_PREEMPTED]),
+        return {"propagated": int(g[lay.G_PROPAGATED]), "preempted": int(g[lay.G_PREEMPTED]),
                 "failed_nodes": int(g[K.G_FAILS]), "dead_ends": int(g[K.G_DEAD_ENDS]),
                 "backjumps": int(g[K.G_JUMPS]), "levels_skipped": int(g[K.G_SKIPPED]),
                 "shave_trials": int(g[K.G_TRIALS]), "shave_removed": int(g[K.G_REMOVED]),
@@ -165,8 +167,16 @@ class CpSearch(BufferedSearch):
 
     def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.g[K.G_NBUF] = 0
-        status = K.search(self.st, self.m, self.g, self.sol_buf, self.deep_buf, self.store,
-                          max_in_buf, node_budget)
+        every = sanity.every()
+        if every:       # CPKIT_SANITY: the same slice in pieces, the state checked after each
+            status = sanity.run_checked(
+                lambda piece: K.search(self.st, self.m, self.g, self.sol_buf, self.deep_buf,
+                                       self.store, max_in_buf, np.int64(piece)),
+                lambda: colorpair_sanity.check(self.st, self.m, self.g),
+                int(node_budget), every, K.BUDGET_SPENT)
+        else:
+            status = K.search(self.st, self.m, self.g, self.sol_buf, self.deep_buf, self.store,
+                              max_in_buf, node_budget)
         return status == K.DONE, status == K.AT_STOP, int(self.g[K.G_NBUF])
 
 
@@ -206,7 +216,7 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     ``heuristic`` (section 5.1)."""
     check_heuristic(heuristic)
     shave_limit(shave, 1)
-    cp.check_fits(puzzle.arrays)    # before compiling anything
+    colorpair_build.check_fits(puzzle.arrays)    # before compiling anything
     jit = jit_seconds()
     options = dict(heuristic=heuristic, contradiction=contradiction,
                    instantiation=instantiation, preemption=preemption, opposite=opposite,

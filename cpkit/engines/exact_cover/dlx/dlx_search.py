@@ -19,7 +19,9 @@ import numpy as np
 from ....models.exact_cover import ExactCover
 from ....models.tiling import Puzzle
 from ....result import Result, Stats
+from .... import sanity
 from . import dlx_kernel as K
+from . import dlx_sanity
 from ...runtime.driver import drive, reporter
 from ...tiling.tiling_heuristics import DLX_LETTERS, Schedule, parse_schedule, tables
 from ...runtime.jit import warm
@@ -174,17 +176,15 @@ class DlxSearch:
         before = self.solutions
         self.state[K.ST_NBUF] = 0
         cap = self.buffer if self.store else (1 << 62)
-        status = K.search(self.llink, self.rlink, self.length, self.need, self.top, self.ulink,
-                          self.dlink, self.row_of, self.heur_of_level, self.heur_kind,
-                          self.heur_key, self.state, self.col_of, self.cur, self.mode,
-                          self.tweak_base, self.tweak_stack, self.chosen, self.fits,
-                          self.counters, self.sol_buf, self.sol_depth, self.store,
-                          np.int64(min(cap, max_new)), np.int64(node_budget),
-                          np.int64(self.stop_level), self.constraints.cfg,
-                          self.constraints.opt_data, self.constraints.vol_ach,
-                          self.constraints.par_ach, self.constraints.nb_ptr,
-                          self.constraints.nb_idx, self.open_cell, self.fstack, self.fseen,
-                          self.filter_base, self.ftrail)
+        every = sanity.every()
+        if every:
+            status = sanity.run_checked(
+                lambda piece: self._search(np.int64(min(cap, max_new)), np.int64(piece)),
+                lambda: dlx_sanity.check(self.llink, self.rlink, self.length, self.top,
+                                         self.ulink, self.dlink, self.n_primary),
+                int(node_budget), every, K.BUDGET_SPENT)
+        else:
+            status = self._search(np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
             n = int(self.state[K.ST_NBUF])
             for k in range(n):
@@ -196,6 +196,18 @@ class DlxSearch:
         self.finished = status == K.DONE
         self.at_stop_level = status == K.AT_STOP_LEVEL
         return self.finished, self.solutions - before
+
+    def _search(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
+        return K.search(self.llink, self.rlink, self.length, self.need, self.top, self.ulink,
+                        self.dlink, self.row_of, self.heur_of_level, self.heur_kind,
+                        self.heur_key, self.state, self.col_of, self.cur, self.mode,
+                        self.tweak_base, self.tweak_stack, self.chosen, self.fits,
+                        self.counters, self.sol_buf, self.sol_depth, self.store,
+                        max_in_buf, node_budget, np.int64(self.stop_level), self.constraints.cfg,
+                        self.constraints.opt_data, self.constraints.vol_ach,
+                        self.constraints.par_ach, self.constraints.nb_ptr,
+                        self.constraints.nb_idx, self.open_cell, self.fstack, self.fseen,
+                        self.filter_base, self.ftrail)
 
     # ------------------------------------------------------------------ subproblem access
     def reset(self) -> None:
