@@ -19,7 +19,6 @@ OVERSIZED = {
     "cpkit/engines/edge_matching/cp/em_cp_kernel.py": 667,
     "cpkit/engines/exact_cover/dlx/dlx_kernel.py": 630,
     "cpkit/engines/tiling/fila/fila_kernel.py": 625,
-    "cpkit/parallel/runner.py": 709,
 }
 
 

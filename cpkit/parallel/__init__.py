@@ -8,6 +8,8 @@
 - ``backends``: where subproblems run: inline, local processes, a Dask cluster.
 - ``checkpoint``: atomic checkpoint files and resuming from them.
 - ``progress``: the terminal progress line.
+- ``solution_order``: a split run's solutions in the sequential order, streamed or at the end.
+- ``auto_race``: edge matching's ``--engine auto`` race before a split run, and its checkpoint.
 - ``runner``: the coordinator that ties them together (``run``).
 
 Each engine's splitter (its ``prepare(model, options)``, which builds the engine's

@@ -21,11 +21,12 @@ from ..errors import EngineUnavailable, InputError
 from ..result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from ..signals import StopSignals
 from ..engines.runtime.driver import RunClock, SetupStopped, setting_up
-from . import backends, plan, splitter
+from . import auto_race, backends, plan, splitter
 from .checkpoint import Checkpoint, Recorder, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
 from .progress import PlanLine, Progress, SearchLine, SolverLine
 from .protocol import Frontier, Part
+from .solution_order import InOrder, ordered_solutions, shallow_by_position
 
 #: Seed of the progress line's size estimates, apart from those that order the subproblems.
 LINE_SEED = 1_000_003
@@ -159,12 +160,12 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         return in_sequence()
     reason, picked = None, None
     if races:
-        if resume is not None and _before_the_race(resume, source):
+        if resume is not None and auto_race.before_the_race(resume, source):
             resume = None           # killed while racing: nothing was searched, race again
         if resume is None and checkpoint is not None:
-            _save_before_the_race(checkpoint, source, options)
-        picked = _resumed_engine(resume, family) if resume is not None else in_sequence(
-            partial(_race, workers=n_workers))
+            auto_race.save_before_the_race(checkpoint, source, options)
+        picked = auto_race.resumed_engine(resume, family) if resume is not None else \
+            in_sequence(partial(auto_race.race, workers=n_workers))
         if isinstance(picked, Result):
             return picked
         name, reason = picked.engine, picked.reason
@@ -215,47 +216,6 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         return result
 
 
-def _race(model: Any, *, engine: str, workers: int, **options: Any) -> Any:
-    """``--engine auto`` on an edge-matching board before a split run: the race of
-    ``em_auto.choose`` in this process; a ``Result`` if it ended the run, else its choice."""
-    from ..engines.edge_matching.auto import em_auto_search as em_auto
-
-    return em_auto.choose(model, workers=workers, **options)
-
-
-def _save_before_the_race(path: str, source: dict[str, Any], options: dict[str, Any]) -> None:
-    """The checkpoint of an ``auto`` run before its race has picked an engine: written at
-    once, as every checkpointed run writes one as it starts, so that a run killed while racing
-    leaves a file to resume (``_before_the_race``).  The run's own checkpoint, with the engine
-    picked, replaces it when the race is over; a race that ends the run leaves it, and resuming
-    it races again."""
-    Checkpoint.unplanned(source, dict(options, engine="auto")).save(path)
-
-
-def _before_the_race(path: str, source: dict[str, Any]) -> bool:
-    """Whether the checkpoint at ``path`` was written before an ``auto`` race picked its engine
-    (checked to belong to this puzzle: anything else goes on to the usual checks)."""
-    ck = Checkpoint.load(path)
-    if ck.options.get("engine") != "auto" or ck.planned:
-        return False
-    ck.check_matches(source, ck.options, path)         # the puzzle; no option has acted yet
-    return True
-
-
-def _resumed_engine(path: str, family: str) -> Any:
-    """``--engine auto`` resuming a checkpoint: the engine and options it recorded, so that the
-    run goes on with the engine that made it (a race now could pick another)."""
-    from ..engines.edge_matching.auto.em_auto_search import Choice
-
-    ck = Checkpoint.load(path)
-    options = {k: v for k, v in ck.options.items() if k != "engine"}
-    engine = ck.options.get("engine")
-    if not isinstance(engine, str) or engine == "auto":
-        raise InputError("the checkpoint names no edge-matching engine to go on with", path)
-    why = ck.engine_reason or "the engine the checkpoint was made with"
-    return Choice(engine, options, f"resumed from the checkpoint: {why}", 0.0, {})
-
-
 def search_line(model: Any, family: str, engine: str,
                 enabled: bool | float) -> SearchLine | SolverLine:
     """The progress line of a run in one process: the deepest node in cells filled (edge
@@ -278,61 +238,6 @@ def _emit(result: Result, on_solution) -> Result:
             on_solution(s)
         result.solutions = []
     return result
-
-
-class InOrder:
-    """Hands a split run's solutions to ``on_solution`` while it runs, in the sequential order:
-    a subproblem's as soon as every subproblem before it has finished (with those found above
-    the split depth in their places), at most ``cap`` in all.  A subproblem's solutions are
-    dropped once given, so the coordinator holds only those that wait for an earlier
-    subproblem; ``rest`` lists what was not given, for the end of the run."""
-
-    def __init__(self, frontier: Frontier, decode: Callable[[list[int]], Any],
-                 on_solution: Callable[[Any], None] | None, cap: int | None,
-                 before: Callable[[], None] = lambda: None):
-        self.shallow = _shallow_by_position(frontier)
-        self.n_paths = len(frontier.paths)
-        self.decode, self.on_solution, self.cap, self.before = decode, on_solution, cap, before
-        self.next = 0               # the first subproblem not yet given
-        self.shallow_given = -1     # the last position whose shallow solutions were given
-        self.given = 0
-
-    @property
-    def active(self) -> bool:
-        return self.on_solution is not None
-
-    def advance(self, done: dict[int, Part]) -> None:
-        if not self.active:
-            return
-        while True:
-            if self.shallow_given < self.next:
-                self._give(self.shallow.get(self.next, ()))
-                self.shallow_given = self.next
-            if self.next >= self.n_paths or self.next not in done:
-                return
-            self._give(done[self.next].solutions)
-            done[self.next].solutions = []
-            self.next += 1
-
-    def rest(self, parts: dict[int, Part]) -> list[list[int]]:
-        """The solutions not given yet, in the sequential order (``parts``: every subproblem
-        that came back, finished or not)."""
-        out: list[list[int]] = []
-        for k in range(self.next, self.n_paths + 1):
-            if k > self.shallow_given:
-                out.extend(self.shallow.get(k, ()))
-            if k in parts:
-                out.extend(parts[k].solutions)
-        return out
-
-    def _give(self, solutions) -> None:
-        room = len(solutions) if self.cap is None else min(len(solutions), self.cap - self.given)
-        if room <= 0:
-            return
-        self.before()
-        for s in solutions[:room]:
-            self.on_solution(self.decode(s))
-        self.given += room
 
 
 class Coordinator:
@@ -629,7 +534,7 @@ class Coordinator:
         if self.limit is None:
             return False
         total = 0
-        shallow = _shallow_by_position(frontier)
+        shallow = shallow_by_position(frontier)
         for k in range(len(frontier.paths)):
             total += len(shallow.get(k, ()))
             if total >= self.limit:
@@ -660,7 +565,7 @@ class Coordinator:
         elif streamed:
             solutions = in_order.rest(parts)
         else:
-            solutions = _ordered_solutions(frontier, parts)
+            solutions = ordered_solutions(frontier, parts)
         cap = self._cap()
         if cap is not None:
             solutions = solutions[:max(0, cap - given)]
@@ -688,22 +593,3 @@ class Coordinator:
         if self.recorder is not None and self.recorder.error:
             result.stats.extra["checkpoint_error"] = self.recorder.error
         return _emit(result, self.on_solution)
-
-
-def _shallow_by_position(frontier: Frontier) -> dict[int, list[list[int]]]:
-    out: dict[int, list[list[int]]] = {}
-    for pos, sol in frontier.shallow:
-        out.setdefault(pos, []).append(sol)
-    return out
-
-
-def _ordered_solutions(frontier: Frontier, parts: dict[int, Part]) -> list[list[int]]:
-    """Every solution in the order of the sequential search: those found above the split
-    depth where they fall between subproblems, each subproblem's in its own order."""
-    shallow = _shallow_by_position(frontier)
-    out: list[list[int]] = []
-    for k in range(len(frontier.paths) + 1):
-        out.extend(shallow.get(k, ()))
-        if k in parts:
-            out.extend(parts[k].solutions)
-    return out

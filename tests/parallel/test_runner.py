@@ -14,7 +14,7 @@ import pytest
 import cpkit
 from cpkit.errors import CpkitError, InputError
 from cpkit.parallel.protocol import Frontier, Part
-from cpkit.parallel.runner import InOrder
+from cpkit.parallel.solution_order import InOrder
 from cpkit.engines.runtime import jit
 from cpkit.engines.dispatch import solve
 from tests.conftest import TILING
