@@ -20,13 +20,14 @@ import contextlib
 import io
 import json
 import re
-import resource
 import sys
 import time
 import traceback
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+
+from tests.robustness.memory import peak_mb
 
 SEEDS = {
     "polycube": [b"""# a 4 x 2 box, one cell held by a stationary piece
@@ -147,21 +148,6 @@ def check(kind: str, path: Path, data: bytes, tally: dict[str, int]) -> None:
     assert len(lines) == 1, lines
     assert lines[0].startswith(f"cpkit: error: {path}"), lines[0]
     tally["refused"] += 1
-
-
-def peak_mb() -> float:
-    """This process's peak resident memory in MB: the kernel's high-water mark of its own
-    memory (``VmHWM``).  Not ``ru_maxrss``: Linux carries that over ``exec`` from the process
-    that started this one, so a driver started by a pytest process of 700 MB reported 700 MB
-    (``ru_maxrss`` is the fallback where ``/proc`` is missing)."""
-    try:
-        with open("/proc/self/status") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def main(kind: str, n: int, directory: str) -> int:

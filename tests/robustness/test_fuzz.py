@@ -9,7 +9,8 @@ cpkit, in a fresh interpreter) calls ``cpkit.cli.main`` -- the function the ``cp
 runs, with the same arguments -- once per input, with standard output and standard error
 captured: a traceback would be an exception out of ``main``, which the driver reports with the
 input that raised it (shrunk by Hypothesis to a smallest one).  Its peak resident memory
-(``VmHWM``: see ``fuzz_driver.peak_mb``), over all its inputs, bounds the memory of each run.
+(``VmHWM``: see ``tests/robustness/memory.py``), over all its inputs, bounds the memory of
+each run.
 Each valid mutant is solved (``--count-only --workers 1 --time-limit 2``), so the search on
 what a reader accepts is exercised too.  The three processes run side by side.
 """

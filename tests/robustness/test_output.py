@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import EDGE_MATCHING, TILING
 from tests.robustness import one_line, read_line, run, start, summary
+from tests.robustness.memory import peak_mb
 
 FULL = Path("/dev/full")
 needs_full = pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
@@ -71,8 +72,7 @@ def test_cover_streams_its_solutions(tmp_path):
         drained = 0
         while time.monotonic() - began < 4:             # keep the pipe drained meanwhile
             drained += len(proc.stdout.readline())
-        peak = int(next(line for line in Path(f"/proc/{proc.pid}/status").read_text()
-                        .splitlines() if line.startswith("VmHWM")).split()[1]) // 1024
+        peak = peak_mb(proc.pid)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
     finally:
