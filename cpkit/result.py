@@ -44,6 +44,34 @@ class Stats:
 
 
 @dataclass
+class Figures:
+    """What a search found, before its engine turns it into a ``Result``: its count (the
+    solutions the engine found), how it stopped, its time (search and compilation apart), its
+    statistics, the solutions kept and, for engines that keep it (edge matching), the deepest
+    node (its depth, and the engine's row of it).  A search in one process and a split run's
+    summed parts give the same figures, so each engine assembles its ``Result`` from them in
+    one function for both (``engines/edge_matching/em_result.py``,
+    ``engines/tiling/tiling_result.py``)."""
+
+    count: int
+    complete: bool
+    stop_reason: str
+    seconds: float
+    jit_seconds: float
+    stats: Stats
+    solutions: list[Any] = field(default_factory=list)
+    deepest: int = 0
+    deepest_row: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of_outcome(cls, outcome: Any, count: int, jit_seconds: float, stats: Stats,
+                   solutions: list[Any], **deepest: Any) -> "Figures":
+        """The figures of a search in one process that ``drive`` stopped with ``outcome``."""
+        return cls(count, outcome.complete, outcome.stop_reason, outcome.seconds, jit_seconds,
+                   stats, solutions, **deepest)
+
+
+@dataclass
 class Result:
     """What a solve returns, whatever the engine."""
 

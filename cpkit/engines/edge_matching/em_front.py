@@ -22,6 +22,7 @@ from ...errors import InputError
 from ...models.edge_matching import UNIQUE_MODES, BoardSolution, EdgeMatchingPuzzle, Hint
 from ...result import Result
 from ..runtime.driver import SLICE_SECONDS, DriveOutcome, drive
+from .em_result import counted, deepest_search
 from .em_options import CELL_RULES, DEFAULT_SHAVE, shave_setting  # noqa: F401 (the front's names)
 
 
@@ -101,13 +102,6 @@ def tree_share(branches: Sequence[tuple[int, int]]) -> float:
         share += weight * min(max(done, 0), total) / total
         weight /= total
     return share
-
-
-def deepest_search(searches: Iterable[Any]) -> Any | None:
-    """Of ``searches`` that keep their deepest node, the one that filled the most cells; None
-    if none filled any."""
-    best = max(searches, key=lambda s: s.deepest, default=None)
-    return best if best is not None and best.deepest > 0 else None
 
 
 def hand_over(rows: Iterable[np.ndarray], on_orientations: Callable[[np.ndarray], None] | None,
@@ -290,17 +284,6 @@ def run_roots(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
     return chain, outcome, solutions
 
 
-def with_deepest(result: Result, puzzle: EdgeMatchingPuzzle, chain: RootChain) -> Result:
-    """``result`` with the deepest node its searches entered: the cells filled there as
-    ``deepest`` in its statistics, the board as ``partial`` (what a user attacking a board
-    too hard to finish looks at: the best placement found)."""
-    best = deepest_search(chain.searches)
-    result.stats.extra["deepest"] = 0 if best is None else best.deepest
-    if best is not None:
-        result.partial = puzzle.solution_from_orientations(best.deepest_row())
-    return result
-
-
 #: What the front hands the engines itself: a caller's value would clash with it.
 FRONT_SUPPLIED = ("roots",)
 
@@ -330,9 +313,4 @@ def solve(puzzle: EdgeMatchingPuzzle, engine_fn: Callable[..., Result], *,
                        count_only=count_only, on_solution=on_solution, **engine_options)
     if not isinstance(result, Result):
         return result               # ``em_auto.Choice``: the engine for a split run, not a run
-    result.unique = puzzle.effective_unique(unique)
-    result.options.setdefault("unique", unique)
-    result.options["roots"] = len(roots)
-    seconds = result.seconds
-    result.stats.extra["nodes_per_s"] = round(result.stats.nodes / seconds) if seconds > 0 else 0
-    return result
+    return counted(result, puzzle, unique, len(roots))

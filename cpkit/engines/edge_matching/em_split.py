@@ -39,12 +39,13 @@ import numpy as np
 from ...errors import InputError
 from ...models.edge_matching import EdgeMatchingPuzzle
 from ...propagators import colorpair_build
-from ...result import LIMIT, Result, Stats
+from ...result import LIMIT, Figures, Result, Stats
 from .backtrack import em_backtrack_search as em_backtrack
 from .cp import em_cp_search as em_cp
 from .edges import em_edges_search as em_edges
 from ..runtime.driver import DriveOutcome, drive, reporter
-from .em_front import CELL_RULES, check_unique, deepest_search, shave_limit
+from .em_front import CELL_RULES, check_unique, shave_limit
+from .em_result import counted, deepest_search, summed_statistics
 from ..exact_cover.dlx.dlx_split import worker_id
 from ..options import defaults
 from .cp.em_cp_options import CpOptions
@@ -58,7 +59,6 @@ EDGES_OPTIONS = defaults(EdgesOptions)
 #: The frontier search asks whether to stop after this many nodes (a fraction of a second for
 #: every engine on a 16 x 16 board: the edges engine makes about 36,000 nodes/s there).
 FRONTIER_SLICE = 1 << 14
-PATTERN_KEYS = tuple(f"pattern_{k}_decisions" for k in range(1, 5))
 MODULES = {"cp": em_cp, "backtrack": em_backtrack, "edges": em_edges}
 
 
@@ -133,16 +133,9 @@ class EdgeMatchingTree:
 
     def _part(self, searches: list, count: int, complete: bool, seconds: float,
               solutions: list[list[int]], cpu_start: float) -> Part:
-        extra: dict[str, int] = {}
-        for s in searches:
-            for key, value in s.statistics().items():
-                if isinstance(value, list):
-                    for name, v in zip(PATTERN_KEYS, value):
-                        extra[name] = extra.get(name, 0) + int(v)
-                else:
-                    extra[key] = extra.get(key, 0) + int(value)
         part = Part(count=count, found=sum(s.solutions for s in searches),
-                    nodes=sum(s.nodes for s in searches), extra=extra, complete=complete,
+                    nodes=sum(s.nodes for s in searches), extra=summed_statistics(searches),
+                    complete=complete,
                     seconds=seconds, solutions=solutions,
                     cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
         best = deepest_search(searches)
@@ -299,25 +292,14 @@ class EdgeMatchingTree:
 
     def result(self, total: Part, *, complete: bool, stop_reason: str, seconds: float,
                jit_seconds: float, solutions: list[list[int]]) -> Result:
-        extra: dict[str, Any] = {k: v for k, v in total.extra.items() if k not in PATTERN_KEYS}
-        if self.engine == "cp":
-            extra["pattern_decisions"] = [int(total.extra.get(k, 0)) for k in PATTERN_KEYS]
-            if self.engine_options["heuristic"] == em_cp.AUTO_ORDER:
-                extra["order"] = em_cp.order_for(self.puzzle)
-        engine = MODULES[self.engine].ENGINE
-        options: dict[str, Any] = dict(self.engine_options)
-        options.update(unique=self.unique, roots=len(self.roots))
-        result = Result("edge_matching", engine, self.puzzle.effective_unique(self.unique),
-                        total.count, complete, stop_reason, seconds,
-                        self.jit_seconds + jit_seconds, [self.decode(s) for s in solutions],
-                        Stats(nodes=total.nodes, extra=extra), options, self.puzzle.name)
-        result.stats.extra["nodes_per_s"] = round(total.nodes / seconds) if seconds > 0 else 0
-        result.stats.extra["deepest"] = total.deepest
-        row, a = total.deepest_row, self.puzzle.arrays
-        if total.deepest > 0 and len(row) == a.n_cells and \
-                all(-1 <= o < a.n_orientations for o in row):    # checkpoints can be edited
-            result.partial = self.decode(row)
-        return result
+        """The run's result from its summed parts, assembled as a run in one process's is
+        (``em_result``: the engine's ``result_of``, then the front's ``counted``)."""
+        figures = Figures(total.count, complete, stop_reason, seconds,
+                          self.jit_seconds + jit_seconds,
+                          Stats(nodes=total.nodes, extra=dict(total.extra)),
+                          [self.decode(s) for s in solutions], total.deepest, total.deepest_row)
+        result = MODULES[self.engine].result_of(self.puzzle, figures, self.engine_options)
+        return counted(result, self.puzzle, self.unique, len(self.roots))
 
 
 def _pack(search, path: Path, solutions: list[list[int]], seconds: float,

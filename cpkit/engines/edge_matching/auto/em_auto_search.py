@@ -48,6 +48,7 @@ from ..edges import em_edges_search as em_edges
 from ....signals import InterruptFlag
 from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS, DriveOutcome, drive
 from ..em_front import RootChain, root_chain
+from ..em_result import chain_figures
 
 ENGINE = "auto"
 #: The engines raced, in the order they take their turns; each with the options it runs with.
@@ -317,8 +318,8 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
             lambda: on_progress(winner.chain.progress()))
         rest = drive(winner.chain.step, limit=room, time_limit=left, on_progress=report)
         outcome = DriveOutcome(rest.stop_reason, time.perf_counter() - began)
-    result = MODULES[winner.engine].result_of(puzzle, winner.chain, outcome, winner.solutions,
-                                              jit, winner.options)
+    result = MODULES[winner.engine].result_of(
+        puzzle, chain_figures(winner.chain, outcome, winner.solutions, jit), winner.options)
     result.stats.extra["engine_reason"] = reason
     result.stats.extra["engine_race"] = figures
     return result

@@ -13,11 +13,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
-from ....result import Result, Stats
+from ....result import Figures, Result
 from . import em_backtrack_kernel as K
-from ...runtime.driver import DriveOutcome
-from ..em_front import (BufferedSearch, RootChain, run_roots, tree_share, warm_on_a_tiny_board,
-    with_deepest)
+from ..em_front import BufferedSearch, run_roots, tree_share, warm_on_a_tiny_board
+from ..em_result import chain_figures, search_result
 
 ENGINE = "backtrack"
 BUFFER = 1024
@@ -134,13 +133,10 @@ def search_factory(options: dict) -> Callable[..., BacktrackSearch]:
     return BacktrackSearch
 
 
-def result_of(puzzle: EdgeMatchingPuzzle, chain: RootChain, outcome: DriveOutcome,
-              solutions: list[BoardSolution], jit: float, options: dict) -> Result:
-    """The ``Result`` of a finished or stopped brute-force ``chain``."""
-    stats = Stats(nodes=chain.total("nodes"), extra={"propagated": 0})
-    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
-                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
-                               solutions, stats, {}, puzzle.name), puzzle, chain)
+def result_of(puzzle: EdgeMatchingPuzzle, figures: Figures, options: dict) -> Result:
+    """The ``Result`` of a brute-force search (``em_result``: the one place, for a run in one
+    process and a split run); the brute force has no options."""
+    return search_result(puzzle, ENGINE, figures, options, figures.stats.extra)
 
 
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
@@ -152,4 +148,4 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     chain, outcome, solutions = run_roots(puzzle, roots, BacktrackSearch, limit=limit,
                                           time_limit=time_limit, count_only=count_only,
                                           on_solution=on_solution, on_progress=on_progress)
-    return result_of(puzzle, chain, outcome, solutions, jit, {})
+    return result_of(puzzle, chain_figures(chain, outcome, solutions, jit), {})

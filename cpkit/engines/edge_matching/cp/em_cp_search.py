@@ -20,17 +20,19 @@ from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from .... import sanity
 from ....propagators import colorpair_build, colorpair_sanity
 from ....propagators import colorpair_layout as lay
-from ....result import Result, Stats
+from ....result import Figures, Result
 from . import em_cp_kernel as K
-from ...runtime.driver import DriveOutcome
-from ..em_front import (DEFAULT_SHAVE, BufferedSearch, RootChain, run_roots, shave_limit,
-    tree_share, with_deepest)
+from ..em_front import DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit, tree_share
+from ..em_result import chain_figures, search_result
 from ...runtime.jit import warm
 from .em_cp_options import (AUTO_ORDER, DEFAULT_BACKJUMP, DEFAULT_HEURISTIC, DEFAULT_SHARED_EDGE,
                              HEURISTICS, SCAN_BELOW)
 
 ENGINE = "cp"
 BUFFER = 1024
+#: Decisions made by each of the four patterns, counted apart (whole numbers add up over roots
+#: and a split run's parts); the result lists them as ``pattern_decisions``.
+PATTERN_KEYS = tuple(f"pattern_{k}_decisions" for k in range(1, 5))
 
 
 def inner_candidates(puzzle: EdgeMatchingPuzzle) -> float:
@@ -162,7 +164,7 @@ class CpSearch(BufferedSearch):
                 "backjumps": int(g[K.G_JUMPS]), "levels_skipped": int(g[K.G_SKIPPED]),
                 "shave_trials": int(g[K.G_TRIALS]), "shave_removed": int(g[K.G_REMOVED]),
                 "shave_placed": int(g[K.G_SHAVED_IN]), "shave_failed": int(g[K.G_SHAVED_FAIL]),
-                "pattern_decisions": [int(v) for v in g[K.G_PATTERN:K.G_PATTERN + 4]],
+                **{key: int(v) for key, v in zip(PATTERN_KEYS, g[K.G_PATTERN:K.G_PATTERN + 4])},
                 "heuristic_decisions": int(g[K.G_BY_HEURISTIC])}
 
     def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
@@ -225,7 +227,7 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                                           limit=limit, time_limit=time_limit,
                                           count_only=count_only, on_solution=on_solution,
                                           on_progress=on_progress)
-    return result_of(puzzle, chain, outcome, solutions, jit, options)
+    return result_of(puzzle, chain_figures(chain, outcome, solutions, jit), options)
 
 
 def search_factory(options: dict) -> Callable[..., CpSearch]:
@@ -234,20 +236,17 @@ def search_factory(options: dict) -> Callable[..., CpSearch]:
     return partial(CpSearch, **options)
 
 
-def result_of(puzzle: EdgeMatchingPuzzle, chain: RootChain, outcome: DriveOutcome,
-              solutions: list[BoardSolution], jit: float, options: dict) -> Result:
-    """The ``Result`` of a finished or stopped ``chain`` searched with ``options``: every
-    root's statistics added up."""
+def result_of(puzzle: EdgeMatchingPuzzle, figures: Figures, options: dict) -> Result:
+    """The ``Result`` of a ColorPair search with ``options`` (``em_result``: the one place,
+    for a run in one process and a split run): the counters as ``statistics`` names them,
+    the pattern decisions as one list, and the order ``heuristic="auto"`` chose."""
     extra: dict = {}
-    for s in chain.searches:
-        for key, value in s.statistics().items():
-            if isinstance(value, list):
-                extra[key] = [x + y for x, y in zip(extra.get(key, [0] * len(value)), value)]
-            else:
-                extra[key] = extra.get(key, 0) + value
+    for key, value in figures.stats.extra.items():
+        if key in PATTERN_KEYS:
+            extra.setdefault("pattern_decisions",
+                             [int(figures.stats.extra.get(k, 0)) for k in PATTERN_KEYS])
+        else:
+            extra[key] = value
     if options.get("heuristic", DEFAULT_HEURISTIC) == AUTO_ORDER:
         extra["order"] = order_for(puzzle)
-    stats = Stats(nodes=chain.total("nodes"), extra=extra)
-    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
-                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
-                               solutions, stats, dict(options), puzzle.name), puzzle, chain)
+    return search_result(puzzle, ENGINE, figures, options, extra)

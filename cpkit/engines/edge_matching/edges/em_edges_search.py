@@ -32,12 +32,12 @@ import numpy as np
 from ....errors import InputError
 from ....models.arrays import BoardArrays
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
-from ....result import Result, Stats
+from ....result import Figures, Result
 from . import em_edges_kernel as K
 from .em_edges_options import DEFAULT_BRANCHING
-from ...runtime.driver import DriveOutcome
-from ..em_front import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, RootChain, run_roots,
-    shave_limit, tree_share, warm_on_a_tiny_board, with_deepest)
+from ..em_front import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
+    tree_share, warm_on_a_tiny_board)
+from ..em_result import chain_figures, search_result
 
 ENGINE = "edges"
 #: dom/ddeg: fewer nodes than the paper's minDomain on nine of its ten Table 2 boards.
@@ -190,15 +190,10 @@ def search_factory(options: dict) -> Callable[..., EdgesSearch]:
     return partial(EdgesSearch, **options)
 
 
-def result_of(puzzle: EdgeMatchingPuzzle, chain: RootChain, outcome: DriveOutcome,
-              solutions: list[BoardSolution], jit: float, options: dict) -> Result:
-    """The ``Result`` of a finished or stopped ``chain`` searched with ``options``."""
-    stats = Stats(nodes=chain.total("nodes"),
-                  extra={key: chain.total(key) for key in ("propagated", "failed_nodes",
-                                                         "shave_trials", "shave_removed")})
-    return with_deepest(Result("edge_matching", ENGINE, "raw", chain.total("solutions"),
-                               outcome.complete, outcome.stop_reason, outcome.seconds, jit,
-                               solutions, stats, dict(options), puzzle.name), puzzle, chain)
+def result_of(puzzle: EdgeMatchingPuzzle, figures: Figures, options: dict) -> Result:
+    """The ``Result`` of an edge-filtering search with ``options`` (``em_result``: the one
+    place, for a run in one process and a split run)."""
+    return search_result(puzzle, ENGINE, figures, options, figures.stats.extra)
 
 
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
@@ -220,4 +215,4 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
     chain, outcome, solutions = run_roots(puzzle, roots, search_factory(options), limit=limit,
                                           time_limit=time_limit, count_only=count_only,
                                           on_solution=on_solution, on_progress=on_progress)
-    return result_of(puzzle, chain, outcome, solutions, jit, options)
+    return result_of(puzzle, chain_figures(chain, outcome, solutions, jit), options)
