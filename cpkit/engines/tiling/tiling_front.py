@@ -36,6 +36,7 @@ from ...result import COMPLETE, Result, Stats
 from ...signals import InterruptFlag
 from ..runtime.driver import RunClock, SetupStopped, StopSearch, check_setup, setting_up
 from ..runtime.jit import warm
+from . import tiling_result
 
 UNIQUE_MODES = ("raw", "rotation", "mirror")
 #: Engines that check triggers and dynamic filters during search.
@@ -242,7 +243,7 @@ def _search(puzzle: Puzzle, engine_fn: Callable[..., Result], front: Front, engi
             front_options: dict[str, Any], engine_options: dict[str, Any]) -> Result:
     """The engine's search over the images the front kept, its solutions counted as the
     counting mode says, with ``engine_options``."""
-    keep, extra, jit, check = front.keep, front.extra, front.jit_seconds, front.check
+    keep, check = front.keep, front.check
     counted = 0
     tilings: list[Tiling] = []
 
@@ -271,11 +272,8 @@ def _search(puzzle: Puzzle, engine_fn: Callable[..., Result], front: Front, engi
     result = engine_fn(puzzle, keep=keep, limit=None if check else limit,
                        time_limit=time_limit, count_only=count_only,
                        on_images=on_images if streaming else None, **engine_options)
-    extra["found"] = result.count
-    result.count = counted if streaming else result.count
+    found = result.count
     result.solutions = tilings
-    result.unique = unique
-    result.jit_seconds += jit
-    result.stats.extra.update(extra)
-    result.options.update(front_options)
-    return result
+    return tiling_result.counted(result, front, unique=unique,
+                                 count=counted if streaming else found, found=found,
+                                 front_options=front_options)

@@ -12,18 +12,19 @@ remaining before the placement.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
 from ....models.exact_cover import ExactCover
 from ....models.tiling import Puzzle
-from ....result import Result, Stats
+from ....result import Figures, Result, Stats
 from .... import sanity
 from . import dlx_kernel as K
 from . import dlx_sanity
 from ...runtime.driver import drive, reporter
 from ...tiling.tiling_heuristics import DLX_LETTERS, Schedule, parse_schedule, tables
+from ...tiling.tiling_result import by_remaining, raw_result
 from ...runtime.jit import warm
 
 ENGINE = "dlx"
@@ -355,21 +356,41 @@ def solve_cover(cover: ExactCover, *, heuristic: str = "s", limit: int | None = 
         (lambda rows: on_solution(sorted(int(r) for r in rows)))
     search, outcome, jit = run(prepared, store=not count_only, limit=limit,
                                time_limit=time_limit, on_rows=on_rows, on_progress=on_progress)
-    fits = [int(v) for v in search.fits]
-    stats = Stats(nodes=search.nodes, fits_by_remaining=fits, attempts_by_remaining=fits)
-    return Result("exact_cover", ENGINE, "raw", search.solutions, outcome.complete,
-                  outcome.stop_reason, outcome.seconds, jit,
-                  [sorted(int(r) for r in s) for s in search.found], stats,
-                  {"heuristic": str(prepared.schedule)}, cover.name)
+    figures = Figures.of_outcome(outcome, search.solutions, jit,
+                                 cover_stats(search.fits, search.nodes),
+                                 [sorted(int(r) for r in s) for s in search.found])
+    return result_of_cover(cover, figures, str(prepared.schedule))
 
 
-def tiling_stats(fits_by_level: np.ndarray, nodes: int, pieces: int) -> Stats:
-    """Per-level placement counts re-indexed by pieces remaining before the placement."""
-    by_remaining = [0] * (pieces + 1)
-    for level in range(min(pieces, len(fits_by_level))):
-        by_remaining[pieces - level] = int(fits_by_level[level])
-    return Stats(nodes=nodes, fits_by_remaining=by_remaining,
-                 attempts_by_remaining=list(by_remaining))
+def cover_stats(fits_by_level: Sequence[int], nodes: int) -> Stats:
+    """An exact cover's per-level placements (by depth: a cover's depth has no fixed size);
+    for DLX every attempt fits."""
+    fits = [int(v) for v in fits_by_level]
+    return Stats(nodes=nodes, fits_by_remaining=fits, attempts_by_remaining=list(fits))
+
+
+def result_of_cover(cover: ExactCover, figures: Figures, heuristic: str) -> Result:
+    """The ``Result`` of a DLX search of ``cover`` with ``heuristic``, for a run in one
+    process and a split run alike (``dlx_split``): the one place it is assembled."""
+    return Result("exact_cover", ENGINE, "raw", figures.count, figures.complete,
+                  figures.stop_reason, figures.seconds, figures.jit_seconds,
+                  list(figures.solutions), figures.stats, {"heuristic": heuristic}, cover.name)
+
+
+def tiling_stats(fits_by_level: Sequence[int], nodes: int, pieces: int,
+                 extra: dict[str, int]) -> Stats:
+    """Per-level placements re-indexed by pieces remaining before the placement (for DLX
+    every attempt fits) and the counters ``extra`` (``DlxSearch.constraint_stats``)."""
+    fits = by_remaining(fits_by_level, pieces)
+    return Stats(nodes=nodes, fits_by_remaining=fits, attempts_by_remaining=list(fits),
+                 extra=dict(extra))
+
+
+def result_of_tiling(puzzle: Puzzle, figures: Figures, heuristic: str, images: int) -> Result:
+    """The ``Result`` of a DLX search of ``puzzle``'s raw tilings over ``images`` images with
+    ``heuristic``, for a run in one process and a split run alike (``tiling_result``)."""
+    return raw_result(puzzle, ENGINE, figures, figures.stats.extra,
+                      {"heuristic": heuristic, "images": images})
 
 
 def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = None,
@@ -399,9 +420,7 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "s", limit: int | None = No
                                limit=limit, time_limit=time_limit, on_rows=on_rows,
                                on_progress=on_progress)
     tilings = [puzzle.tiling_from_images(image_ids[rows]) for rows in search.found]
-    stats = tiling_stats(search.fits, search.nodes, puzzle.n_pieces)
-    stats.extra.update(search.constraint_stats())
-    return Result("tiling", ENGINE, "raw", search.solutions, outcome.complete,
-                  outcome.stop_reason, outcome.seconds, jit, tilings, stats,
-                  {"heuristic": str(prepared.schedule), "images": prepared.cover.n_options},
-                  puzzle.name)
+    stats = tiling_stats(search.fits, search.nodes, puzzle.n_pieces, search.constraint_stats())
+    return result_of_tiling(puzzle, Figures.of_outcome(outcome, search.solutions, jit, stats,
+                                                       tilings),
+                            str(prepared.schedule), prepared.cover.n_options)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ....models.exact_cover import ExactCover
 from ....models.tiling import Puzzle
-from ....result import Result, Stats
+from ....result import Figures, Result
 from . import dlx_kernel as K
 from . import dlx_search as dlx
 from ...runtime.driver import StopSearch, drive
@@ -203,24 +203,23 @@ def _prepare_cover(cover: ExactCover, options: dict[str, Any]) -> DlxTree:
     jit = dlx.jit_seconds()
 
     def make_result(total: Part, complete, stop_reason, seconds, jit_seconds, solutions):
-        stats = Stats(nodes=total.nodes, fits_by_remaining=list(total.fits),
-                      attempts_by_remaining=list(total.fits))
-        return Result("exact_cover", dlx.ENGINE, "raw", total.count, complete, stop_reason,
-                      seconds, jit + jit_seconds, solutions, stats,
-                      {"heuristic": str(prepared.schedule)}, cover.name)
+        figures = Figures(total.count, complete, stop_reason, seconds, jit + jit_seconds,
+                          dlx.cover_stats(total.fits, total.nodes), solutions)
+        return dlx.result_of_cover(cover, figures, str(prepared.schedule))
 
     return DlxTree(prepared, accept=None, decode=sorted, make_result=make_result)
 
 
 def _prepare_tiling(puzzle: Puzzle, options: dict[str, Any]) -> DlxTree:
     from ...tiling import tiling_front as tiling
+    from ...tiling.tiling_result import counted
 
     front = tiling.prepare(puzzle, engine_name=dlx.ENGINE, **options)
     engine_options = dict(front.engine_options)
     heuristic = engine_options.pop("heuristic", "s")
     prepared = dlx.prepare_tiling(puzzle, front.keep, heuristic, **engine_options)
     image_ids = prepared.image_ids
-    jit = front.jit_seconds + dlx.jit_seconds()
+    jit = dlx.jit_seconds()
     unique = options.get("unique", "rotation")
     front_options = tiling.Front.front_options(options.get("redundancy", "auto"),
                                                options.get("volume_filter", True),
@@ -234,17 +233,13 @@ def _prepare_tiling(puzzle: Puzzle, options: dict[str, Any]) -> DlxTree:
         return puzzle.tiling_from_images(image_ids[np.asarray(rows, dtype=np.int64)])
 
     def make_result(total: Part, complete, stop_reason, seconds, jit_seconds, solutions):
-        stats = dlx.tiling_stats(np.asarray(total.fits, dtype=np.int64), total.nodes,
-                                 puzzle.n_pieces)
-        stats.extra.update(total.extra)
-        stats.extra.update(front.extra)
-        stats.extra["found"] = total.found
-        result = Result("tiling", dlx.ENGINE, unique, total.count, complete, stop_reason,
-                        seconds, jit + jit_seconds, solutions, stats,
-                        {"heuristic": str(prepared.schedule),
-                         "images": prepared.cover.n_options}, puzzle.name)
-        result.options.update(front_options)
-        return result
+        figures = Figures(total.found, complete, stop_reason, seconds, jit + jit_seconds,
+                          dlx.tiling_stats(total.fits, total.nodes, puzzle.n_pieces,
+                                           total.extra), solutions)
+        result = dlx.result_of_tiling(puzzle, figures, str(prepared.schedule),
+                                      prepared.cover.n_options)
+        return counted(result, front, unique=unique, count=total.count, found=total.found,
+                       front_options=front_options)
 
     return DlxTree(prepared, accept=accept if front.check else None, decode=decode,
                    make_result=make_result,

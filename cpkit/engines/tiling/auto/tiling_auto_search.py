@@ -102,10 +102,17 @@ def _solve(puzzle: Puzzle, engine_fn: Callable[..., Result], choice: autoconfig.
                           heuristic=str(config.schedule), fila_at=config.fila_at,
                           nof=config.nof, **front_options, **options)
     result.solutions = [reorient.tiling_back(t, turn) for t in result.solutions]
+    result.name = puzzle.name
+    return with_choice(result, choice, orientation)
+
+
+def with_choice(result: Result, choice: autoconfig.Choice, orientation: str) -> Result:
+    """The ``auto`` engine's part of a result (``tiling_result``: the one place, for a run in
+    one process and a split run, ``hybrid_split``): the time the choice compiled, its figures,
+    the orientation asked for and the configuration chosen."""
     result.jit_seconds += choice.jit_seconds
     result.stats.extra.update(choice.report())
     result.options["orientation"] = orientation
-    if config.reason:
-        result.options["configuration"] = config.reason
-    result.name = puzzle.name
+    if choice.config.reason:
+        result.options["configuration"] = choice.config.reason
     return result

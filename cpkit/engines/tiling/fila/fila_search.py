@@ -25,12 +25,13 @@ import numpy as np
 
 from ....errors import EngineUnavailable
 from ....models.tiling import Puzzle
-from ....result import Result, Stats
+from ....result import Figures, Result, Stats
 from . import fila_kernel as K
 from ...runtime.driver import drive, reporter
 from ..tiling_heuristics import (FILA_LETTERS, FIXED_ORDER, Heuristic, Schedule, cell_keys,
     parse_schedule)
 from ...runtime.jit import warm
+from ..tiling_result import by_remaining, raw_result
 
 ENGINE = "fila"
 BUFFER = 4096
@@ -40,6 +41,9 @@ MAX_CELLS = WORD * MAX_WORDS
 #: Above this many list entries in one subproblem NOF is dropped for it (memory stays below
 #: ~0.5 GB even with four-word masks); counts never depend on it.
 MAX_ENTRIES = 1 << 24
+
+#: What a result says of a search that dropped NOF (``MAX_ENTRIES``).
+NOF_DROPPED = "too many list entries for NOF; solved without it"
 
 #: ILSI bit ``d`` looks at the neighbour ``c + STEPS[d]`` (bit 5 = -x, ..., bit 0 = +z).
 STEPS = ((0, 0, 1), (0, 1, 0), (1, 0, 0), (0, 0, -1), (0, -1, 0), (-1, 0, 0))
@@ -233,7 +237,7 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
         if built[0] >= 0 or not nof:
             break
         nof = False
-        extra["nof_dropped"] = "too many list entries for NOF; solved without it"
+        extra["nof_dropped"] = NOF_DROPPED
     n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order, planes = built
     if n_entries < 0:
         raise EngineUnavailable(f"the image lists of this problem need more than "
@@ -398,16 +402,6 @@ def shape_counts(puzzle: Puzzle) -> np.ndarray:
     return np.array([s.count for s in puzzle.shapes], dtype=np.int64)
 
 
-def level_stats(attempts: np.ndarray, fits: np.ndarray, pieces: int) -> tuple[list, list]:
-    """Per-level counts (level ``l`` = ``pieces - l`` remaining) re-indexed by pieces remaining."""
-    att = [0] * (pieces + 1)
-    fit = [0] * (pieces + 1)
-    for level in range(pieces):
-        att[pieces - level] = int(attempts[level])
-        fit[pieces - level] = int(fits[level])
-    return att, fit
-
-
 def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool | None = None,
                  limit: int | None = None, time_limit: float | None = None,
                  count_only: bool = False, keep: np.ndarray | None = None,
@@ -432,16 +426,33 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str = "f", nof: bool | None = Non
     search.load(problem)
     outcome = drive(search.step, limit=limit, time_limit=time_limit,
                     on_progress=reporter(search, on_progress))
-    attempts, fits = level_stats(search.attempts, search.fits, problem.n_pieces)
-    stats = Stats(nodes=search.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
-    stats.extra.update({"heuristic_checks": search.heuristic_checks,
-                        "image_list_sets": problem.n_sets, "list_entries": problem.n_entries,
-                        "words": problem.words, **problem.extra})
+    n = problem.n_pieces
+    stats = Stats(nodes=search.nodes, fits_by_remaining=by_remaining(search.fits, n),
+                  attempts_by_remaining=by_remaining(search.attempts, n),
+                  extra={"heuristic_checks": search.heuristic_checks,
+                         "image_list_sets": problem.n_sets, "list_entries": problem.n_entries,
+                         "max_words": problem.words,
+                         "nof_dropped_in": int("nof_dropped" in problem.extra)})
     tilings = [puzzle.tiling_from_images(rows) for rows in search.found]
-    return Result("tiling", ENGINE, "raw", search.solutions, outcome.complete,
-                  outcome.stop_reason, outcome.seconds, jit, tilings, stats,
-                  {"heuristic": str(schedule), "nof": problem.nof, "images": len(image_ids)},
-                  puzzle.name)
+    return result_of(puzzle, Figures.of_outcome(outcome, search.solutions, jit, stats, tilings),
+                     str(schedule), problem.nof, len(image_ids))
+
+
+def result_of(puzzle: Puzzle, figures: Figures, heuristic: str, nof: bool,
+              images: int) -> Result:
+    """The ``Result`` of FILA alone on ``puzzle`` (``tiling_result``: the one place, for a run
+    in one process and a split one, which runs FILA as the hybrid switched at the root):
+    FILA's counters (as ``HybridSearch.stats`` names them: the largest occupancy words,
+    problems that dropped NOF) and its options."""
+    counters = figures.stats.extra
+    extra = {"heuristic_checks": counters.get("heuristic_checks", 0),
+             "image_list_sets": counters.get("image_list_sets", 0),
+             "list_entries": counters.get("list_entries", 0),
+             "words": counters.get("max_words", 0)}
+    if counters.get("nof_dropped_in"):
+        extra["nof_dropped"] = NOF_DROPPED
+    return raw_result(puzzle, ENGINE, figures, extra,
+                      {"heuristic": heuristic, "nof": nof, "images": images})
 
 
 def check_puzzle(puzzle: Puzzle, heuristic: str = "f", **_options) -> Schedule:

@@ -23,12 +23,18 @@ import numpy as np
 
 from ....errors import InputError
 from ....models.tiling import Puzzle
-from ....result import Result, Stats
+from ....result import Figures, Result, Stats
 from ...exact_cover.dlx import dlx_search as dlx
 from ..fila import fila_search as fila
 from ...runtime.driver import drive, reporter
 from ..tiling_heuristics import (DLX_LETTERS, FILA_LETTERS, LETTERS, Schedule, parse_schedule,
     tables)
+from ..tiling_result import raw_result
+
+#: Counters of FILA's hand-over that FILA alone reports (``fila_search.result_of``: a split run
+#: of FILA alone is the hybrid switched at the root) and the hybrid leaves out, by the
+#: ``HybridSearch`` attribute that keeps them.
+FILA_ALONE = {"image_list_sets": "list_sets", "max_words": "max_words"}
 
 
 @dataclass(frozen=True)
@@ -153,6 +159,7 @@ class HybridSearch:
         self.max_cells = 0
         self.list_entries = 0
         self.nof_dropped = 0
+        self.list_sets = self.max_words = 0
         self.finished = False
         # Split runs (``cpkit.engines.tiling.hybrid.hybrid_split``): stop at every node of ``split_depth``; a
         # subproblem below the switch ends with its FILA part (``dlx_done``).
@@ -201,6 +208,7 @@ class HybridSearch:
         self.in_fila = False
         self.prefix = np.zeros(0, dtype=np.int64)
         self.subproblems = self.max_cells = self.list_entries = self.nof_dropped = 0
+        self.list_sets = self.max_words = 0
         self.finished = False
         self.split_depth = None
         self.at_stop_level = False
@@ -274,6 +282,8 @@ class HybridSearch:
         self.subproblems += 1
         self.max_cells = max(self.max_cells, problem.n_cells)
         self.list_entries += problem.n_entries
+        self.list_sets += problem.n_sets
+        self.max_words = max(self.max_words, problem.words)
         self.nof_dropped += "nof_dropped" in problem.extra
 
     # ------------------------------------------------------------------ driving
@@ -343,6 +353,7 @@ class HybridSearch:
                                 "list_entries": self.list_entries})
             if self.nof_dropped:
                 stats.extra["nof_dropped_in"] = self.nof_dropped
+            stats.extra.update({key: getattr(self, attr) for key, attr in FILA_ALONE.items()})
         return stats
 
 
@@ -376,9 +387,20 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int |
     outcome = drive(search.step, limit=limit, time_limit=time_limit,
                     on_progress=reporter(search, on_progress))
     tilings = [puzzle.tiling_from_images(ids) for ids in search.found]
-    return Result("tiling", config.engine(puzzle.n_pieces), "raw", search.solutions,
-                  outcome.complete, outcome.stop_reason, outcome.seconds, jit, tilings,
-                  search.stats(), result_options(config, search), puzzle.name)
+    return result_of(puzzle, config, len(search.image_ids),
+                     Figures.of_outcome(outcome, search.solutions, jit, search.stats(), tilings))
+
+
+def result_of(puzzle: Puzzle, config: Config, images: int, figures: Figures) -> Result:
+    """The ``Result`` of the hybrid configured as ``config`` over ``images`` images
+    (``tiling_result``: the one place, for a run in one process and a split run): the engine
+    that actually ran, the counters ``stats`` keeps (the switch point where FILA takes over),
+    and the configuration as options."""
+    extra = {k: v for k, v in figures.stats.extra.items() if k not in FILA_ALONE}
+    if config.fila_at > 0:
+        extra["fila_at"] = config.fila_at
+    return raw_result(puzzle, config.engine(puzzle.n_pieces), figures, extra,
+                      result_options(config, images))
 
 
 def build_search(puzzle: Puzzle, config: Config, keep: np.ndarray | None, *, store: bool,
@@ -403,9 +425,9 @@ def build_search(puzzle: Puzzle, config: Config, keep: np.ndarray | None, *, sto
     return search, jit
 
 
-def result_options(config: Config, search: HybridSearch) -> dict:
+def result_options(config: Config, images: int) -> dict:
     options = {"heuristic": str(config.schedule), "fila_at": config.fila_at, "nof": config.nof,
-               "images": len(search.image_ids)}
+               "images": images}
     if config.reason:
         options["configuration"] = config.reason
     return options

@@ -30,10 +30,11 @@ import numpy as np
 from ....errors import InputError
 from ....models import reorient
 from ....models.tiling import Puzzle
-from ....result import Result, Stats
+from ....result import Figures, Result
 from ...exact_cover.dlx import dlx_kernel
 from . import hybrid_search as hybrid
 from .. import tiling_front as tiling
+from ..tiling_result import counted, part_stats
 from ...runtime.driver import drive
 from ...exact_cover.dlx.dlx_split import SubproblemSink, worker_id
 from ....parallel.protocol import Frontier, Part, Path, Probe, capped
@@ -247,7 +248,6 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
                            nof=config.nof, redundancy=choice.redundancy)
             tree = _prepare(choice.candidate.puzzle, options, engine, choice.front)
             tree.turn = choice.candidate.turn
-            tree.jit_seconds += choice.jit_seconds
             tree.choice = choice
             tree.orientation = orientation
             return tree
@@ -257,6 +257,7 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
 def _prepare(model: Puzzle, options: dict[str, Any], engine: str,
              front: tiling.Front | None = None) -> HybridTree:
     """``prepare`` on the puzzle as given (``front``: its preparation, if made already)."""
+    from ..auto import tiling_auto_search as auto
     from ..fila import fila_search as fila
 
     engine_fn = fila.solve_tiling if engine == FILA_ALONE else hybrid.solve_tiling
@@ -278,37 +279,20 @@ def _prepare(model: Puzzle, options: dict[str, Any], engine: str,
     tree: HybridTree
 
     def make_result(total: Part, complete, stop_reason, seconds, jit_seconds, solutions):
-        p = model.n_pieces
-        fits = [0] * (p + 1)
-        attempts = [0] * (p + 1)
-        for d in range(min(p + 1, len(total.fits))):
-            fits[p - d] = total.fits[d]
-            attempts[p - d] = total.attempts[d] if d < len(total.attempts) else total.fits[d]
-        stats = Stats(nodes=total.nodes, fits_by_remaining=fits, attempts_by_remaining=attempts)
-        stats.extra.update(total.extra)
-        options = hybrid.result_options(config, tree.search)
+        """Assembled as a run in one process's (``tiling_result``): FILA alone reports as
+        ``fila_search`` does, with no hand-over."""
+        figures = Figures(total.found, complete, stop_reason, seconds,
+                          tree.jit_seconds + jit_seconds, part_stats(total, model.n_pieces),
+                          solutions)
+        images = len(tree.search.image_ids)
         if engine == FILA_ALONE:
-            # DLX only handed the whole problem over: report as FILA alone does
-            # (``cpkit.engines.tiling.fila.fila_search``), with no hand-over (``cpkit tile --stats`` printed one).
-            for key in ("parity_backtracks", "volume_backtracks", "filtered_in_search",
-                        "fila_subproblems", "max_subproblem_cells"):
-                stats.extra.pop(key, None)
-            for key in ("fila_at", "configuration"):
-                options.pop(key, None)
-        elif config.fila_at > 0:
-            stats.extra["fila_at"] = config.fila_at
-        stats.extra.update(front.extra)
-        if tree.choice is not None:
-            stats.extra.update(tree.choice.report())
-        stats.extra["found"] = total.found
-        result = Result("tiling", config.engine(p), unique, total.count, complete, stop_reason,
-                        seconds, front.jit_seconds + tree.jit_seconds + jit_seconds, solutions,
-                        stats, options, model.name)
-        result.options.update(front_options)
-        if tree.choice is not None:
-            result.options.update(configuration=tree.choice.config.reason,
-                                  orientation=tree.orientation)
-        return result
+            result = fila.result_of(model, figures, str(config.schedule), config.nof, images)
+        else:
+            result = hybrid.result_of(model, config, images, figures)
+        counted(result, front, unique=unique, count=total.count, found=total.found,
+                front_options=front_options)
+        return result if tree.choice is None else \
+            auto.with_choice(result, tree.choice, tree.orientation)
 
     tree = HybridTree(model, front, config, engine_options, make_result)
     return tree
