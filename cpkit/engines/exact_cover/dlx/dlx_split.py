@@ -212,7 +212,7 @@ def _prepare_cover(cover: ExactCover, options: dict[str, Any]) -> DlxTree:
 
 def _prepare_tiling(puzzle: Puzzle, options: dict[str, Any]) -> DlxTree:
     from ...tiling import tiling_front as tiling
-    from ...tiling.tiling_result import counted
+    from ...tiling.tiling_result import counted, part_stats
 
     front = tiling.prepare(puzzle, engine_name=dlx.ENGINE, **options)
     engine_options = dict(front.engine_options)
@@ -234,8 +234,7 @@ def _prepare_tiling(puzzle: Puzzle, options: dict[str, Any]) -> DlxTree:
 
     def make_result(total: Part, complete, stop_reason, seconds, jit_seconds, solutions):
         figures = Figures(total.found, complete, stop_reason, seconds, jit + jit_seconds,
-                          dlx.tiling_stats(total.fits, total.nodes, puzzle.n_pieces,
-                                           total.extra), solutions)
+                          part_stats(total, puzzle.n_pieces), solutions)
         result = dlx.result_of_tiling(puzzle, figures, str(prepared.schedule),
                                       prepared.cover.n_options)
         return counted(result, front, unique=unique, count=total.count, found=total.found,

@@ -34,7 +34,7 @@ from ..tiling_result import raw_result
 #: Counters of FILA's hand-over that FILA alone reports (``fila_search.result_of``: a split run
 #: of FILA alone is the hybrid switched at the root) and the hybrid leaves out, by the
 #: ``HybridSearch`` attribute that keeps them.
-FILA_ALONE = {"image_list_sets": "list_sets", "max_words": "max_words"}
+FILA_ALONE_COUNTERS = {"image_list_sets": "list_sets", "max_words": "max_words"}
 
 
 @dataclass(frozen=True)
@@ -353,7 +353,8 @@ class HybridSearch:
                                 "list_entries": self.list_entries})
             if self.nof_dropped:
                 stats.extra["nof_dropped_in"] = self.nof_dropped
-            stats.extra.update({key: getattr(self, attr) for key, attr in FILA_ALONE.items()})
+            stats.extra.update({key: getattr(self, attr)
+                                for key, attr in FILA_ALONE_COUNTERS.items()})
         return stats
 
 
@@ -396,7 +397,7 @@ def result_of(puzzle: Puzzle, config: Config, images: int, figures: Figures) -> 
     (``tiling_result``: the one place, for a run in one process and a split run): the engine
     that actually ran, the counters ``stats`` keeps (the switch point where FILA takes over),
     and the configuration as options."""
-    extra = {k: v for k, v in figures.stats.extra.items() if k not in FILA_ALONE}
+    extra = {k: v for k, v in figures.stats.extra.items() if k not in FILA_ALONE_COUNTERS}
     if config.fila_at > 0:
         extra["fila_at"] = config.fila_at
     return raw_result(puzzle, config.engine(puzzle.n_pieces), figures, extra,
