@@ -135,8 +135,7 @@ class EdgeMatchingTree:
               solutions: list[list[int]], cpu_start: float) -> Part:
         part = Part(count=count, found=sum(s.solutions for s in searches),
                     nodes=sum(s.nodes for s in searches), extra=summed_statistics(searches),
-                    complete=complete,
-                    seconds=seconds, solutions=solutions,
+                    complete=complete, seconds=seconds, solutions=solutions,
                     cpu_seconds=time.thread_time() - cpu_start, worker=worker_id())
         best = deepest_search(searches)
         if best is not None:
