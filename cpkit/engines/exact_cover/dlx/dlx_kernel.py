@@ -31,7 +31,7 @@ from numba import njit
 
 from .dlx_filters import after_placement, checks_from, mark_cells
 from .dlx_layout import *  # noqa: F403  (ST_*, CT_*, CF_*, PC_*, statuses, H_*, CELL_*)
-from .dlx_links import commit, cover, start_item, tweak, uncommit, uncover, unhide, unhide_option
+from .dlx_links import commit, start_item, tweak, uncommit, uncover, unhide, unhide_option
 
 
 @njit(cache=True, _nrt=False)

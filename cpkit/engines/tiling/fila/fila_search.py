@@ -1,4 +1,4 @@
-"""FILA, the Fixed Image List Algorithm: public wrapper around ``_fila_kernel``.
+"""FILA, the Fixed Image List Algorithm: public wrapper around ``fila_kernel``.
 
 FILA enumerates the tilings of a (sub)problem: a set of open cells (at most 256), the images
 that may still be placed there, and how many pieces of each shape are left.  It is the whole
@@ -27,6 +27,7 @@ from ....errors import EngineUnavailable
 from ....models.tiling import Puzzle
 from ....result import Result, Stats
 from . import fila_kernel as K
+from .fila_lists import build_lists
 from ...runtime.driver import drive, reporter
 from ..tiling_heuristics import (FILA_LETTERS, FIXED_ORDER, Heuristic, Schedule, cell_keys,
     parse_schedule)
@@ -158,7 +159,7 @@ class FilaPlan:
 
 @dataclass
 class FilaProblem:
-    """A compiled (sub)problem: its cells, shapes, and image list sets (see ``_fila_kernel``)."""
+    """A compiled (sub)problem: its cells, shapes, and image list sets (see ``fila_lists``)."""
 
     words: int
     cells: np.ndarray           # puzzle cell of each bit
@@ -227,7 +228,7 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
     extra = {}
     nof = plan.nof
     while True:
-        built = K.build_lists(WTAGS[w], plan.by_number, is_open, left_by_shape, plan.neighbours,
+        built = build_lists(WTAGS[w], plan.by_number, is_open, left_by_shape, plan.neighbours,
                               plan.rank, plan.pof, plan.pof_first, nof, image_ids,
                               images.shape, images.cell_ptr, images.cell_idx, MAX_ENTRIES)
         if built[0] >= 0 or not nof:
