@@ -26,7 +26,9 @@ import numpy as np
 from ....errors import EngineUnavailable
 from ....models.tiling import Puzzle
 from ....result import Result, Stats
+from .... import sanity
 from . import fila_kernel as K
+from . import fila_sanity
 from .fila_lists import build_lists
 from ...runtime.driver import drive, reporter
 from ..tiling_heuristics import (FILA_LETTERS, FIXED_ORDER, Heuristic, Schedule, cell_keys,
@@ -276,6 +278,7 @@ class FilaSearch:
         self.found: list[np.ndarray] = []
         self.on_rows = on_rows
         self.problem: FilaProblem | None = None
+        self._images: tuple[FilaProblem, fila_sanity.ImageTable] | None = None
         self.finished = True
         self.at_stop = False
 
@@ -338,6 +341,14 @@ class FilaSearch:
                         self.cand, self.state, self.counters, self.sol_buf, self.store,
                         max_in_buf, node_budget, self.path)
 
+    def _check(self) -> None:
+        """The sanity check of the state between two kernel calls (``fila_sanity``)."""
+        pr = self.problem
+        if self._images is None or self._images[0] is not pr:
+            self._images = (pr, fila_sanity.ImageTable(pr))
+        fila_sanity.check(pr, self._images[1], self.state, self.occ_stack, self.chosen,
+                          self.left, self.planes)
+
     @property
     def solutions(self) -> int:
         return int(self.counters[K.CT_SOLUTIONS])
@@ -362,7 +373,13 @@ class FilaSearch:
         before = self.solutions
         self.state[K.ST_NBUF] = 0
         cap = self.buffer if self.store else (1 << 62)
-        status = self._run(np.int64(min(cap, max_new)), np.int64(node_budget))
+        every = sanity.every()
+        if every:
+            status = sanity.run_checked(
+                lambda piece: self._run(np.int64(min(cap, max_new)), np.int64(piece)),
+                self._check, int(node_budget), every, K.BUDGET_SPENT)
+        else:
+            status = self._run(np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
             for k in range(int(self.state[K.ST_NBUF])):
                 rows = self.sol_buf[k, :pr.n_pieces].copy()
