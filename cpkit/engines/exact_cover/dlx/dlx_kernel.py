@@ -1,10 +1,8 @@
 """Dancing links over arrays (Knuth's dlx1 with the multiplicities of Algorithm M), in numba.
 
-Pure kernels: every argument is a flat numpy array, a scalar, or a named tuple of arrays (the
-bundles of ``dlx_layout``: the matrix, the heuristic tables, the stack, the tiling constraints),
-all state lives in arrays, and the search loop is a state machine over an explicit stack, so it
-can stop at any budget boundary (solution buffer full, node budget spent) and resume exactly
-where it stopped.
+Pure kernels: every argument is a flat numpy array or a scalar, all state lives in arrays, and
+the search loop is a state machine over an explicit stack, so it can stop at any budget boundary
+(solution buffer full, node budget spent) and resume exactly where it stopped.
 
 Step labels follow Knuth's Algorithm X:
 
