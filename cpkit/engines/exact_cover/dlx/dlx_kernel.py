@@ -97,8 +97,12 @@ def _place(x, level, llink, rlink, length, need, top, ulink, dlink, row_of, opt_
 
 
 @njit(cache=True, _nrt=False)
-def search(links, heuristics, stack, tiling, sol_buf, sol_depth, store, max_in_buf, node_budget,
-           stop_level):
+def search(llink, rlink, length, need, top, ulink, dlink, row_of,
+           heur_of_level, heur_kind, heur_key,
+           state, col_of, cur, mode, tweak_base, tweak_stack, chosen, fits, counters,
+           sol_buf, sol_depth, store, max_in_buf, node_budget, stop_level,
+           cfg, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+           filter_base, ftrail):
     """Run Algorithm X from the saved ``state`` until done, ``max_in_buf`` solutions are in the
     buffer, ``node_budget`` options have been placed, or the search enters depth ``stop_level``
     (pass -1 for never).  Returns DONE, BUFFER_FULL, BUDGET_SPENT or AT_STOP_LEVEL; ``state``
@@ -114,15 +118,7 @@ def search(links, heuristics, stack, tiling, sol_buf, sol_depth, store, max_in_b
     them (restored when the placement is undone).  ``opt_data[k]`` is (volume-state delta,
     parity-state delta, signed parity) of option ``k``; ``vol_ach`` / ``par_ach`` are the
     achievable tables indexed by state.  Items ``1..cfg[CF_CELLS]`` are cells.
-
-    The arrays come in the bundles of ``dlx_layout`` (``Links``, ``Heuristics``, ``Stack``,
-    ``TilingArrays``), unpacked here once per call.
     """
-    llink, rlink, length, need, top, ulink, dlink, row_of = links
-    heur_of_level, heur_kind, heur_key = heuristics
-    state, col_of, cur, mode, tweak_base, tweak_stack, chosen, fits, counters, filter_base, \
-        ftrail = stack
-    cfg, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen = tiling
     level = state[ST_LEVEL]
     pc = state[ST_PC]
     ttop = state[ST_TWEAK_TOP]
@@ -267,7 +263,11 @@ def active_options(rlink, top, dlink, row_of, n_options, n_primary):
 
 
 @njit(cache=True, _nrt=False)
-def descend(links, heuristics, stack, tiling, path, target, rand, degree):
+def descend(llink, rlink, length, need, top, ulink, dlink, row_of,
+            heur_of_level, heur_kind, heur_key,
+            state, col_of, cur, mode, tweak_base, tweak_stack, chosen, counters,
+            cfg, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen,
+            filter_base, ftrail, path, target, rand, degree):
     """Walk from the root of a fresh search down one branch to depth ``target`` without
     exploring anything else, leaving the arrays exactly as ``search`` has them when it first
     enters that node.  The branch is given by ``path[l]`` (the option to place at depth ``l``) or,
@@ -282,11 +282,6 @@ def descend(links, heuristics, stack, tiling, path, target, rand, degree):
     ``fits`` / ``CT_NODES``; the trigger and filter counters move and callers restore them.
     Returns (status, depth reached).
     """
-    llink, rlink, length, need, top, ulink, dlink, row_of = links
-    heur_of_level, heur_kind, heur_key = heuristics
-    state, col_of, cur, mode, tweak_base, tweak_stack, chosen, _, counters, filter_base, \
-        ftrail = stack
-    cfg, opt_data, vol_ach, par_ach, nb_ptr, nb_idx, open_cell, fstack, fseen = tiling
     level = 0
     ttop = state[ST_TWEAK_TOP]
     vstate = state[ST_VSTATE]

@@ -13,8 +13,6 @@ end of its vector; ``dlx_search`` sizes the arrays from ``STATE_SIZE``, ``COUNTE
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ....state_layout import bind, fields
@@ -92,56 +90,3 @@ __all__ += ["STATE_SIZE", "COUNTERS_SIZE", "CFG_SIZE", "NEVER", "PC_ENTER", "PC_
             "DONE", "BUFFER_FULL", "BUDGET_SPENT", "AT_STOP_LEVEL", "DESCENT_READY",
             "DESCENT_SOLUTION", "DESCENT_DEAD", "DESCENT_MISMATCH", "H_MINFIT", "H_KEYED",
             "H_KEYED_STRICT", "CELL_FILLED", "CELL_OPEN"]
-
-
-# The kernels' arguments, in four bundles (numba takes a named tuple of arrays as one argument;
-# ``search`` and ``descend`` unpack them once per call, so the loop reads plain arrays).
-class Links(NamedTuple):
-    """The dancing-links matrix (``cpkit.models.arrays.CoverArrays``; the search's copies)."""
-    llink: np.ndarray       # per item: the item to its left among the active ones (0: root)
-    rlink: np.ndarray
-    length: np.ndarray      # per item: live options
-    need: np.ndarray        # per item: times it must still be covered
-    top: np.ndarray         # per node: its item (spacers: <= 0)
-    ulink: np.ndarray
-    dlink: np.ndarray
-    row_of: np.ndarray      # per node: its option
-
-
-class Heuristics(NamedTuple):
-    """The item choice: ``of_level[l]`` picks a row of ``kind`` / ``key`` at depth ``l``."""
-    of_level: np.ndarray
-    kind: np.ndarray        # H_*
-    key: np.ndarray         # per heuristic and item: the key (keyed heuristics)
-
-
-class Stack(NamedTuple):
-    """The explicit stack, per depth, with the state vector and the counters."""
-    state: np.ndarray       # ST_*
-    col_of: np.ndarray      # the item branched on
-    cur: np.ndarray         # the option being tried
-    mode: np.ndarray        # 0: cover once; 1: an item needed several times (tweaks)
-    tweak_base: np.ndarray
-    tweak_stack: np.ndarray
-    chosen: np.ndarray      # the option (row) placed
-    fits: np.ndarray        # placements made at each depth
-    counters: np.ndarray    # CT_*
-    filter_base: np.ndarray     # the filter trail's top on entering each depth
-    ftrail: np.ndarray      # options hidden by the dynamic filters
-
-
-class TilingArrays(NamedTuple):
-    """The tiling constraints (``dlx_filters``): configuration, per-option data, achievable
-    tables, the region's neighbour lists, the open cells and the flood fill's scratch."""
-    cfg: np.ndarray         # CF_*
-    opt_data: np.ndarray
-    vol_ach: np.ndarray
-    par_ach: np.ndarray
-    nb_ptr: np.ndarray
-    nb_idx: np.ndarray
-    open_cell: np.ndarray
-    fstack: np.ndarray
-    fseen: np.ndarray
-
-
-__all__ += ["Links", "Heuristics", "Stack", "TilingArrays"]

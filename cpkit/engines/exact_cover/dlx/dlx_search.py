@@ -150,15 +150,6 @@ class DlxSearch:
         self.stop_level = -1
         self.at_stop_level = False
         self.finished = False
-        # The kernels' arguments (dlx_layout's bundles): views of the arrays above, built once.
-        self._links = K.Links(self.llink, self.rlink, self.length, self.need, self.top,
-                              self.ulink, self.dlink, self.row_of)
-        self._heuristics = K.Heuristics(self.heur_of_level, self.heur_kind, self.heur_key)
-        self._stack = K.Stack(self.state, self.col_of, self.cur, self.mode, self.tweak_base,
-                              self.tweak_stack, self.chosen, self.fits, self.counters,
-                              self.filter_base, self.ftrail)
-        self._tiling = K.TilingArrays(c.cfg, c.opt_data, c.vol_ach, c.par_ach, c.nb_ptr,
-                                      c.nb_idx, self.open_cell, self.fstack, self.fseen)
 
     @property
     def solutions(self) -> int:
@@ -207,9 +198,16 @@ class DlxSearch:
         return self.finished, self.solutions - before
 
     def _search(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
-        return K.search(self._links, self._heuristics, self._stack, self._tiling, self.sol_buf,
-                        self.sol_depth, self.store, max_in_buf, node_budget,
-                        np.int64(self.stop_level))
+        return K.search(self.llink, self.rlink, self.length, self.need, self.top, self.ulink,
+                        self.dlink, self.row_of, self.heur_of_level, self.heur_kind,
+                        self.heur_key, self.state, self.col_of, self.cur, self.mode,
+                        self.tweak_base, self.tweak_stack, self.chosen, self.fits,
+                        self.counters, self.sol_buf, self.sol_depth, self.store,
+                        max_in_buf, node_budget, np.int64(self.stop_level), self.constraints.cfg,
+                        self.constraints.opt_data, self.constraints.vol_ach,
+                        self.constraints.par_ach, self.constraints.nb_ptr,
+                        self.constraints.nb_idx, self.open_cell, self.fstack, self.fseen,
+                        self.filter_base, self.ftrail)
 
     # ------------------------------------------------------------------ subproblem access
     def reset(self) -> None:
@@ -243,8 +241,14 @@ class DlxSearch:
         rand = np.zeros(depth + 1) if rand is None else np.ascontiguousarray(rand, np.float64)
         degree = np.zeros(depth + 1, dtype=np.int64)
         counters = self.counters.copy()
-        status, level = K.descend(self._links, self._heuristics, self._stack, self._tiling, full,
-                                  np.int64(target), rand, degree)
+        c = self.constraints
+        status, level = K.descend(
+            self.llink, self.rlink, self.length, self.need, self.top, self.ulink, self.dlink,
+            self.row_of, self.heur_of_level, self.heur_kind, self.heur_key, self.state,
+            self.col_of, self.cur, self.mode, self.tweak_base, self.tweak_stack, self.chosen,
+            self.counters, c.cfg, c.opt_data, c.vol_ach, c.par_ach, c.nb_ptr, c.nb_idx,
+            self.open_cell, self.fstack, self.fseen, self.filter_base, self.ftrail, full,
+            np.int64(target), rand, degree)
         self.counters[:] = counters         # the walk itself is not search work
         self.finished = status != K.DESCENT_READY
         return int(status), int(level), degree[:level]
