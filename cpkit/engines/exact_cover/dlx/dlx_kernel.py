@@ -118,6 +118,12 @@ def search(llink, rlink, length, need, top, ulink, dlink, row_of,
     them (restored when the placement is undone).  ``opt_data[k]`` is (volume-state delta,
     parity-state delta, signed parity) of option ``k``; ``vol_ach`` / ``par_ach`` are the
     achievable tables indexed by state.  Items ``1..cfg[CF_CELLS]`` are cells.
+
+    The arguments come in groups: the matrix (the link arrays, ``row_of``), the heuristic
+    tables, the explicit stack (with the state vector and the counters), the solution buffer
+    and the call's limits, the tiling constraints (``cfg`` to ``fseen``), the filter trail.
+    They stay separate arrays: passed as named tuples, a call cost numba 4 us more (it types
+    each tuple at every call), 5% of a hybrid run that resumes DLX once per FILA subproblem.
     """
     level = state[ST_LEVEL]
     pc = state[ST_PC]
