@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any, Callable
 
+from ..engines.options import positive_int, whole_number_at_least  # noqa: F401
 from ..result import INTERRUPTED, Result
 
 
@@ -21,22 +22,8 @@ class HelpFormatter(argparse.HelpFormatter):
         return text
 
 
-def _whole_number_at_least(text: str, low: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < low:
-        raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
-    return value
-
-
-def positive_int(text: str) -> int:
-    return _whole_number_at_least(text, 1)
-
-
 def non_negative_int(text: str) -> int:
-    return _whole_number_at_least(text, 0)
+    return whole_number_at_least(text, 0)
 
 
 def positive_float(text: str) -> float:

@@ -15,10 +15,13 @@ from ..errors import InputError
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, family: str,
-                         first: tuple[str, ...] = ("auto",), extra: tuple[str, ...] = ()) -> None:
+                         first: tuple[str, ...] = ("auto",), extra: tuple[str, ...] = (),
+                         placed: tuple[str, ...] = ()) -> None:
     """``--engine`` (default auto) and the flags of every engine of ``family``.  ``first``: the
     engines described first in the help; ``extra``: names the command also takes (``auto``
-    for exact covers, which means dlx)."""
+    for exact covers, which means dlx); ``placed``: the titles of the help sections the command
+    lays out itself, whose engine flags it adds with ``add_engine_group`` where they belong
+    among its own (``cpkit tile`` lists the triggers after its image filters)."""
     records = sorted(family_records(family),
                      key=lambda r: (r.name not in first, first.index(r.name)
                                     if r.name in first else 0))
@@ -29,19 +32,33 @@ def add_engine_arguments(p: argparse.ArgumentParser, family: str,
     flags = family_flags({r.name: r.options_class() for r in records})
     groups: dict[str, Any] = {}
     for flag in flags:
+        if flag.group in placed:
+            continue
         where = p if flag.group is None else groups.get(flag.group) or \
             groups.setdefault(flag.group, p.add_argument_group(flag.group))
-        kwargs: dict[str, Any] = {"dest": flag.dest, "default": None, "help": flag.help}
-        if flag.kind == "switch":
-            kwargs["action"] = "store_true"
-        elif flag.kind == "negatable":
-            kwargs["action"] = argparse.BooleanOptionalAction
-        else:
-            # Read by ``engine_options`` (after the check that the engine takes the flag), so
-            # that a bad value is one ``InputError`` line like every other bad input.
-            kwargs.update(choices=flag.choices, metavar=flag.metavar)
-        where.add_argument(flag.flag, **kwargs)
+        _add_flag(where, flag)
     p.set_defaults(engine_flags=flags)
+
+
+def add_engine_group(p: argparse.ArgumentParser, group: Any) -> None:
+    """The engine flags of ``p`` listed under ``group``'s title (one of the sections that
+    ``add_engine_arguments`` was told the command places), added to ``group`` now."""
+    for flag in p.get_default("engine_flags"):
+        if flag.group == group.title:
+            _add_flag(group, flag)
+
+
+def _add_flag(where: Any, flag: Flag) -> None:
+    kwargs: dict[str, Any] = {"dest": flag.dest, "default": None, "help": flag.help}
+    if flag.kind == "switch":
+        kwargs["action"] = "store_true"
+    elif flag.kind == "negatable":
+        kwargs["action"] = argparse.BooleanOptionalAction
+    else:
+        # Read by ``engine_options`` (after the check that the engine takes the flag), so
+        # that a bad value is one ``InputError`` line like every other bad input.
+        kwargs.update(choices=flag.choices, metavar=flag.metavar)
+    where.add_argument(flag.flag, **kwargs)
 
 
 def given_flags(args) -> list[Flag]:
@@ -66,6 +83,8 @@ def _read(flag: Flag, given: Any) -> Any:
         return flag.parse(given)
     except InputError:
         raise
+    except argparse.ArgumentTypeError as refused:
+        raise InputError(f"{flag.flag}: {refused}") from None
     except (TypeError, ValueError):
         raise InputError(f"{flag.flag}: cannot read {given!r} ({flag.metavar or 'a value'} "
                          f"expected)") from None
@@ -80,4 +99,5 @@ def check_flags(given: list[Flag], engine: str) -> None:
     takers = sorted(refused[0].fields)
     same = [flag.flag for flag in refused if sorted(flag.fields) == takers]
     verb = "applies" if len(same) == 1 else "apply"
-    raise InputError(f"{', '.join(same)} {verb} to {engines_phrase(takers)}, not {engine}")
+    why = f": {refused[0].why}" if refused[0].why else ""
+    raise InputError(f"{', '.join(same)} {verb} to {engines_phrase(takers)}, not {engine}{why}")

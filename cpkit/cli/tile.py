@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
-
 from ..io.polycube import read_polycube
 from ..io.solutions import format_stats_table, format_tiling
 from ..result import count_phrase
 from ..engines.tiling.tiling_front import UNIQUE_MODES
+from ..engines.tiling.tiling_options import FILTERS_AND_TRIGGERS
 from . import long_runs
 from . import SUMMARIES
-from .engine_flags import add_engine_arguments, engine_options
+from .engine_flags import add_engine_arguments, add_engine_group, engine_options
 from .common import (HelpFormatter, add_run_options, announce_compiles, finish, nodes_phrase,
                      non_negative_int, planning_phrase, positive_int, render_first)
 
@@ -23,7 +22,8 @@ def add_parser(sub) -> None:
                     "as letter grids, z-layers side by side, top row first.",
         formatter_class=HelpFormatter)
     p.add_argument("puzzle", metavar="PUZZLE", help="polycube definition file")
-    add_engine_arguments(p, "tiling", first=("dlx", "fila", "hybrid", "cpsat", "auto"))
+    add_engine_arguments(p, "tiling", first=("dlx", "fila", "hybrid", "cpsat", "auto"),
+                         placed=(FILTERS_AND_TRIGGERS,))
     p.add_argument("--unique", default="rotation", choices=UNIQUE_MODES,
                    help="what counts as distinct: raw (every symmetric copy), rotation (up to "
                         "the region's rotations, flips of a flat puzzle included), mirror (also "
@@ -33,7 +33,7 @@ def add_parser(sub) -> None:
                         "piece name forces it, 'none' constrains nothing (every raw solution is "
                         "found and checked); counts are exact either way")
     filters = p.add_argument_group(
-        "filters and triggers",
+        FILTERS_AND_TRIGGERS,
         "Image filters drop images that cannot be in a solution; triggers backtrack during the "
         "search.  N means 'while at least N pieces remain'.  Counts never depend on them.")
     filters.add_argument("--volume-filter", type=positive_int, metavar="N", default=None,
@@ -49,10 +49,7 @@ def add_parser(sub) -> None:
     filters.add_argument("--fit-filter", action="store_true",
                          help="before the search, drop images after which a hole or a piece "
                               "has no fit, repeated until nothing changes")
-    filters.add_argument("--volume-trigger", type=positive_int, metavar="N",
-                         help="DLX: backtrack when an open region's volume cannot be filled")
-    filters.add_argument("--parity-trigger", type=positive_int, metavar="N",
-                         help="DLX: backtrack when the open cells' parity cannot be reached")
+    add_engine_group(p, filters)        # --volume-trigger, --parity-trigger (DLX's options)
     p.add_argument("--mirror", action="store_true",
                    help="pieces may also be turned into their mirror images (3D reflections)")
     p.add_argument("--puzzle-index", type=positive_int, metavar="K",
@@ -120,9 +117,6 @@ def run(args) -> int:
                        (args.parity_filter or True),
                        fit_filter=args.fit_filter)
         options.update(engine_options(args))
-        for name in ("volume_trigger", "parity_trigger"):
-            if getattr(args, name) is not None:
-                options[name] = getattr(args, name)
         if not options["count_only"]:
             options["on_solution"] = on_solution
         if args.monte_carlo:

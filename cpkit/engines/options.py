@@ -12,6 +12,7 @@ family to build its parser.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -22,14 +23,15 @@ _SENTINEL = "--"
 def option(default: Any, help: str, *, flag: str | None = _SENTINEL,
            choices: tuple[str, ...] | None = None, parse: Callable[[str], Any] | None = None,
            metavar: str | None = None, group: str | None = None,
-           negatable: bool = False) -> Any:
+           negatable: bool = False, why: str | None = None) -> Any:
     """A field of an engine's options dataclass.  ``parse``: turns the flag's text into the
     value (and raises ``InputError`` or ``argparse.ArgumentTypeError`` on bad text);
     ``group``: the title of the help section the flag is listed in; ``negatable``: a switch
-    given as ``--x`` or ``--no-x`` whose default (None) lets the engine decide."""
+    given as ``--x`` or ``--no-x`` whose default (None) lets the engine decide; ``why``: why
+    only the engines that declare the option take it, said when another engine is given it."""
     return field(default=default, metadata={
         "help": help, "flag": flag, "choices": choices, "parse": parse, "metavar": metavar,
-        "group": group, "negatable": negatable})
+        "group": group, "negatable": negatable, "why": why})
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Flag:
     parse: Callable[[str], Any] | None
     metavar: str | None
     group: str | None
+    why: str | None = None
 
     @property
     def dest(self) -> str:
@@ -86,10 +89,26 @@ def family_flags(options: dict[str, type]) -> list[Flag]:
                     "switch" if isinstance(f.default, bool) else "value"
                 flags[flag] = Flag(flag, meta.get("help", ""), {}, {}, kind,
                                    meta.get("choices"), meta.get("parse"), meta.get("metavar"),
-                                   meta.get("group"))
+                                   meta.get("group"), meta.get("why"))
             flags[flag].fields[engine] = f.name
             flags[flag].defaults[engine] = f.default
     return list(flags.values())
+
+
+def whole_number_at_least(text: str, low: int) -> int:
+    """A flag's text as a whole number ``>= low``; ``argparse.ArgumentTypeError`` otherwise
+    (the command line's value parsers, engine options' ``parse`` included)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    return whole_number_at_least(text, 1)
 
 
 def defaults(cls: type) -> dict[str, Any]:

@@ -1,18 +1,22 @@
-"""Sanity checkers (``CPKIT_SANITY``): the engines run with them on, counts and nodes unchanged,
-and a corrupted state is caught."""
+"""Sanity checkers (``CPKIT_SANITY``): the engines run with them on (ColorPair, DLX links, FILA
+occupancy), counts and nodes unchanged, and a corrupted state is caught."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from cpkit import sanity
 from cpkit.engines.dispatch import solve
 from cpkit.engines.edge_matching.cp import em_cp_search as em_cp
 from cpkit.engines.exact_cover.dlx import dlx_sanity
 from cpkit.engines.exact_cover.dlx import dlx_search as dlx
+from cpkit.engines.tiling.fila import fila_layout, fila_sanity
+from cpkit.engines.tiling.fila import fila_search as fila
 from cpkit.errors import InputError
 from cpkit.io.edge_matching import read_edge_matching
 from cpkit.models.em_generator import generate
@@ -182,3 +186,84 @@ def test_corrupted_dancing_links_are_caught(tiling_instance, corrupt, found):
     with pytest.raises(sanity.SanityError, match=found):
         dlx_sanity.check(search.llink, search.rlink, search.length, search.top, search.ulink,
                          search.dlink, search.n_primary)
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(puzzles(), st.sampled_from(["f", "e:f=2", "s"]))
+def test_fila_checked_at_every_node_counts_the_same(monkeypatch, puzzle, heuristic):
+    plain, checked, calls = _checked(
+        monkeypatch, fila_sanity.NAME,
+        lambda: fila.solve_tiling(puzzle, heuristic=heuristic, count_only=True))
+    assert (checked.count, checked.stats.nodes, checked.stats.attempts) == \
+        (plain.count, plain.stats.nodes, plain.stats.attempts)
+    # A check after every placement but those that complete a solution.
+    assert calls >= max(1, plain.stats.nodes - plain.count)
+
+
+def test_the_hybrid_s_fila_part_is_checked_too(monkeypatch, tiling_instance):
+    puzzle = tiling_instance("pentominoes_20x3.txt")
+    plain, checked, calls = _checked(
+        monkeypatch, fila_sanity.NAME,
+        lambda: solve(puzzle, engine="hybrid", fila_at=6, heuristic="s:e=6:f=2",
+                      count_only=True))
+    assert (checked.count, checked.stats.nodes) == (plain.count, plain.stats.nodes)
+    assert checked.count == 2 and calls > 0          # the 20 x 3's two tilings
+
+
+def _fila_midway(tiling_instance):
+    """A FILA search of the 20 x 3 pentominoes with E above F, stopped 8 levels down."""
+    puzzle = tiling_instance("pentominoes_20x3.txt")
+    plan = fila.FilaPlan.build(puzzle, fila.parse_schedule("e:f=3", fila.FILA_LETTERS))
+    problem = fila.compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
+                                   np.arange(len(puzzle.images)), fila.shape_counts(puzzle))
+    search = fila.FilaSearch(problem.n_pieces, store=False)
+    search.load(problem)
+    search.stop_at(8)
+    search.step(1 << 20, 1 << 20)
+    assert search.at_stop and search.level == 8
+    search._check()
+    return search
+
+
+def _fill_an_open_cell(s):
+    w = s.problem.words
+    s.occ_stack[s.level * w] |= np.uint64(1) << np.uint64(int(np.argmin(
+        [(int(s.occ_stack[s.level * w]) >> c) & 1 for c in range(64)])))
+
+
+def _give_back_a_piece(s):
+    s.left[int(np.flatnonzero(s.left == 0)[0])] += 1
+
+
+def _lose_a_shape_with_pieces_left(s):
+    s.state[fila_layout.ST_AVAIL] &= ~(1 << int(np.flatnonzero(s.left > 0)[0]))
+
+
+def _swap_the_last_image(s):
+    s.chosen[s.level - 1] = s.chosen[s.level - 2]
+
+
+def _miscount_open_neighbours(s):
+    w = s.problem.words
+    s.planes[s.level * 3 * w] ^= ~s.occ_stack[s.level * w]      # every open cell's low bit
+
+
+@pytest.mark.parametrize("corrupt, found", [
+    (_fill_an_open_cell, "occupancy on entering level 8"), (_give_back_a_piece, "left"),
+    (_lose_a_shape_with_pieces_left, "ST_AVAIL"), (_swap_the_last_image, "covers occupied"),
+    (_miscount_open_neighbours, "open neighbours")])
+def test_a_corrupted_fila_occupancy_is_caught(tiling_instance, corrupt, found):
+    search = _fila_midway(tiling_instance)
+    corrupt(search)
+    with pytest.raises(sanity.SanityError, match=found):
+        search._check()
+
+
+def test_a_corrupted_occupancy_stops_a_checked_fila_search(monkeypatch, tiling_instance):
+    search = _fila_midway(tiling_instance)
+    search.stop_at(-1)
+    _give_back_a_piece(search)
+    monkeypatch.setenv("CPKIT_SANITY", "1")
+    with pytest.raises(sanity.SanityError, match="left"):
+        search.step(1 << 20, 10)

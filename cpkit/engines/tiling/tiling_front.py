@@ -43,8 +43,10 @@ UNIQUE_MODES = ("raw", "rotation", "mirror")
 TRIGGER_ENGINES = ("dlx", "hybrid", "auto")
 #: Engines told whether the redundancy filter constrained a piece (they may place it first).
 PLAN_AWARE_ENGINES = ("hybrid", "auto")
-#: Options every engine may be given: the front refuses them itself (with a clearer message
-#: than a signature could) for an engine without DLX triggers.
+#: Options every engine may be given through the API: the front refuses them itself (with a
+#: clearer message than a signature could) for an engine without DLX triggers.  They are the
+#: dlx, hybrid and auto engines' options (``tiling_options``), from which the command line
+#: builds ``--volume-trigger`` and ``--parity-trigger`` and refuses them to the others.
 FRONT_BUILT = ("parity_trigger", "volume_trigger")
 #: What the front hands the engines itself: a caller's value would clash with it.
 FRONT_SUPPLIED = ("engine_name", "keep", "on_images", "constrained", "prepared")

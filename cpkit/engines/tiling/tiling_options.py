@@ -1,11 +1,12 @@
-"""The option fields several tiling engines share (``--heuristic``, ``--nof``), declared once
-so that the command line shows each flag once with one help text."""
+"""The option fields several tiling engines share (``--heuristic``, ``--nof``, ``--fila-at``, the
+backtrack triggers), declared once so that the command line shows each flag once with one help
+text."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..options import option
+from ..options import option, positive_int
 
 HEURISTIC_HELP = (
     "ordering heuristic or schedule, in polycube's notation: 'x:s=20' uses x and switches to s "
@@ -31,3 +32,21 @@ def fila_at() -> Any:
                         "number of pieces: FILA from the start; 0: DLX only; default: the "
                         "latest point where the free cells fit a 64-bit word)",
                   parse=int, metavar="N")
+
+
+#: The help section of the triggers: the command line lists them with the image filters.
+FILTERS_AND_TRIGGERS = "filters and triggers"
+#: Said when an engine without DLX is given a trigger.
+TRIGGERS_RUN_IN_DLX = "backtrack triggers run inside DLX"
+
+
+def volume_trigger() -> Any:
+    return option(None, "DLX: backtrack when an open region's volume cannot be filled",
+                  parse=positive_int, metavar="N", group=FILTERS_AND_TRIGGERS,
+                  why=TRIGGERS_RUN_IN_DLX)
+
+
+def parity_trigger() -> Any:
+    return option(None, "DLX: backtrack when the open cells' parity cannot be reached",
+                  parse=positive_int, metavar="N", group=FILTERS_AND_TRIGGERS,
+                  why=TRIGGERS_RUN_IN_DLX)

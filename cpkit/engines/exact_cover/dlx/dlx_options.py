@@ -11,6 +11,8 @@ from ...tiling import tiling_options as shared
 @dataclass(frozen=True)
 class DlxTilingOptions:
     heuristic: str | None = shared.heuristic("s")
+    volume_trigger: int | None = shared.volume_trigger()
+    parity_trigger: int | None = shared.parity_trigger()
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ BUFFER = 4096
 
 @dataclass(frozen=True)
 class Constraints:
-    """The tiling constraints the DLX kernel checks during search (see ``_dlx_kernel.search``):
+    """The tiling constraints the DLX kernel checks during search (see ``dlx_kernel.search``):
     configuration, per-option data, achievable tables, the region's neighbour lists, and the
     initial state numbers."""
 
@@ -233,7 +233,7 @@ class DlxSearch:
         """From the root of a fresh search, walk down to depth ``target`` (default: the length
         of ``path``) along ``path`` (option numbers; -1 entries are drawn from ``rand``), ready for
         ``step`` to search the subtree there and nothing else.  Returns (status, depth,
-        branching degrees along the path); see ``_dlx_kernel.descend``."""
+        branching degrees along the path); see ``dlx_kernel.descend``."""
         depth = self.depth
         full = np.full(depth + 1, -1, dtype=np.int32)
         full[:len(path)] = path

@@ -1,12 +1,12 @@
 """Estimates of what searching a compiled FILA (sub)problem costs, by stratified sampling.
 
-``sample`` expands the tree that ``_fila_kernel.search`` would search with the heuristic of
+``sample`` expands the tree that ``fila_kernel.search`` would search with the heuristic of
 each level ``heur_of_level`` (F, E or S; the problem's image list sets must hold those
 heuristics) level by level, keeping a population of at most ``population`` nodes per level,
 each weighted by the number of nodes it stands for (see its text).  At every node it does
 what the search does there (choose the target with the level's heuristic, try every image of
 the target's lists for the shapes left), with the search's own selection and bookkeeping code
-(``_select_by_fits``, ``_compact_ilsi``, ``_drop_neighbours``, ``_overlap``), so it sees exactly
+(``select_by_fits``, ``target_set``, ``drop_neighbours``, ``overlap``; ``fila_occupancy``), so it sees exactly
 the nodes the search would.  Fixed orders other than F (``HK_ORDER``) are not sampled: the
 automatic configuration, the only user, never schedules them.
 """
@@ -16,21 +16,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ....state_layout import bind, fields
 from ...runtime.bits import lowest_bit
-from .fila_kernel import (CT_HEURISTIC_CHECKS, HK_FIRST, HK_NEIGHBOURS, IL_FIRST, IL_SIZE, NO_SET,
-    _compact_ilsi, _drop_neighbours, _first_hole, _overlap, _select_by_fits)
+from .fila_layout import CT_HEURISTIC_CHECKS, HK_FIRST, HK_NEIGHBOURS, IL_SIZE, NO_SET
+from .fila_occupancy import drop_neighbours, first_hole, overlap, select_by_fits, target_set
 
-# The figures of the whole tree estimated, in ``totals``.
-W_ATTEMPTS = 0     # images tested against the occupancy
-W_FITS = 1         # images placed
-W_CHECKS = 2       # fit checks by the E and S heuristics
-W_F_NODES = 3      # nodes whose target F chose
-W_E_NODES = 4      # nodes whose target E chose (its open-neighbour planes read)
-W_S_NODES = 5      # nodes whose target S chose
-W_E_PLACED = 6     # placements that update the open-neighbour planes (a level below uses E)
-W_SOLUTIONS = 7
-W_WORK = 8         # attempts and checks the sample itself made (what estimating costs)
-N_FIGURES = 9
+#: The figures of the whole tree estimated, in ``totals`` (declared, checked at import).
+FIGURES = fields(
+    "FILA estimate figures",
+    "W_ATTEMPTS",       # images tested against the occupancy
+    "W_FITS",           # images placed
+    "W_CHECKS",         # fit checks by the E and S heuristics
+    "W_F_NODES",        # nodes whose target F chose
+    "W_E_NODES",        # nodes whose target E chose (its open-neighbour planes read)
+    "W_S_NODES",        # nodes whose target S chose
+    "W_E_PLACED",       # placements that update the open-neighbour planes (a level below uses E)
+    "W_SOLUTIONS",
+    "W_WORK")           # attempts and checks the sample itself made (what estimating costs)
+bind(globals(), FIGURES)
+N_FIGURES = FIGURES.end
 
 
 @njit(cache=True, _nrt=False)
@@ -98,15 +102,13 @@ def sample(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e
             wi = weight[i]
             ai = avail[i]
             if kind == HK_FIRST:
-                v = _first_hole(W, o0, o1, o2, o3)
+                v = first_hole(W, o0, o1, o2, o3)
                 r = (hv + v) * IL_SIZE
-                st = ilsi[r + IL_FIRST] + _compact_ilsi(
-                    W, width, ilsi[r + 2], ilsi[r + 3], ilsi[r + 4], ilsi[r + 5],
-                    ilsi[r + 6], ilsi[r + 7], o0, o1, o2, o3)
+                st = target_set(W, width, ilsi, r, o0, o1, o2, o3)
                 totals[W_F_NODES] += wi
             else:
                 before = counters[CT_HEURISTIC_CHECKS]
-                st = _select_by_fits(W, hv, kind, width, Q, ai, ilsi, planes, i * P3,
+                st = select_by_fits(W, hv, kind, width, Q, ai, ilsi, planes, i * P3,
                                      nonempty, lptr, lmask, cand, counters, o0, o1, o2, o3)
                 checks = counters[CT_HEURISTIC_CHECKS] - before
                 work += checks
@@ -122,7 +124,7 @@ def sample(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e
                     untried &= untried - 1
                     for e in range(lptr[base + q], lptr[base + q + 1]):
                         tried += 1
-                        if _overlap(W, lmask, e * W, o0, o1, o2, o3) == 0:
+                        if overlap(W, lmask, e * W, o0, o1, o2, o3) == 0:
                             picks[2 * n_picks] = e
                             picks[2 * n_picks + 1] = q
                             n_picks += 1
@@ -167,7 +169,7 @@ def sample(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e
                         a &= ~(np.int64(1) << q)
                     kids_avail[m] = a
                     if e_below[level]:
-                        _drop_neighbours(W, lmask, b, nbmask, planes, i * P3, kids_planes,
+                        drop_neighbours(W, lmask, b, nbmask, planes, i * P3, kids_planes,
                                          m * P3)
                     weight[population + m] = wi if n_picks <= population else step
                     m += 1

@@ -1,4 +1,4 @@
-"""FILA, the Fixed Image List Algorithm: public wrapper around ``_fila_kernel``.
+"""FILA, the Fixed Image List Algorithm: public wrapper around ``fila_kernel``.
 
 FILA enumerates the tilings of a (sub)problem: a set of open cells (at most 256), the images
 that may still be placed there, and how many pieces of each shape are left.  It is the whole
@@ -26,7 +26,10 @@ import numpy as np
 from ....errors import EngineUnavailable
 from ....models.tiling import Puzzle
 from ....result import Figures, Result, Stats
+from .... import sanity
 from . import fila_kernel as K
+from . import fila_sanity
+from .fila_lists import build_lists
 from ...runtime.driver import drive, reporter
 from ..tiling_heuristics import (FILA_LETTERS, FIXED_ORDER, Heuristic, Schedule, cell_keys,
     parse_schedule)
@@ -162,7 +165,7 @@ class FilaPlan:
 
 @dataclass
 class FilaProblem:
-    """A compiled (sub)problem: its cells, shapes, and image list sets (see ``_fila_kernel``)."""
+    """A compiled (sub)problem: its cells, shapes, and image list sets (see ``fila_lists``)."""
 
     words: int
     cells: np.ndarray           # puzzle cell of each bit
@@ -231,7 +234,7 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
     extra = {}
     nof = plan.nof
     while True:
-        built = K.build_lists(WTAGS[w], plan.by_number, is_open, left_by_shape, plan.neighbours,
+        built = build_lists(WTAGS[w], plan.by_number, is_open, left_by_shape, plan.neighbours,
                               plan.rank, plan.pof, plan.pof_first, nof, image_ids,
                               images.shape, images.cell_ptr, images.cell_idx, MAX_ENTRIES)
         if built[0] >= 0 or not nof:
@@ -279,6 +282,7 @@ class FilaSearch:
         self.found: list[np.ndarray] = []
         self.on_rows = on_rows
         self.problem: FilaProblem | None = None
+        self._images: tuple[FilaProblem, fila_sanity.ImageTable] | None = None
         self.finished = True
         self.at_stop = False
 
@@ -341,6 +345,14 @@ class FilaSearch:
                         self.cand, self.state, self.counters, self.sol_buf, self.store,
                         max_in_buf, node_budget, self.path)
 
+    def _check(self) -> None:
+        """The sanity check of the state between two kernel calls (``fila_sanity``)."""
+        pr = self.problem
+        if self._images is None or self._images[0] is not pr:
+            self._images = (pr, fila_sanity.ImageTable(pr))
+        fila_sanity.check(pr, self._images[1], self.state, self.occ_stack, self.chosen,
+                          self.left, self.planes)
+
     @property
     def solutions(self) -> int:
         return int(self.counters[K.CT_SOLUTIONS])
@@ -365,7 +377,13 @@ class FilaSearch:
         before = self.solutions
         self.state[K.ST_NBUF] = 0
         cap = self.buffer if self.store else (1 << 62)
-        status = self._run(np.int64(min(cap, max_new)), np.int64(node_budget))
+        every = sanity.every()
+        if every:
+            status = sanity.run_checked(
+                lambda piece: self._run(np.int64(min(cap, max_new)), np.int64(piece)),
+                self._check, int(node_budget), every, K.BUDGET_SPENT)
+        else:
+            status = self._run(np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
             for k in range(int(self.state[K.ST_NBUF])):
                 rows = self.sol_buf[k, :pr.n_pieces].copy()

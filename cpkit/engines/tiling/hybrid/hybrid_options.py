@@ -12,3 +12,5 @@ class HybridOptions:
     heuristic: str | None = shared.heuristic(None)
     fila_at: int | None = shared.fila_at()
     nof: bool | None = shared.nof()
+    volume_trigger: int | None = shared.volume_trigger()
+    parity_trigger: int | None = shared.parity_trigger()
