@@ -13,7 +13,7 @@ from cpkit.models.edge_matching import EdgeMatchingPuzzle
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.engines.dispatch import solve
-from cpkit.engines.edge_matching.edges import em_edges_kernel as K
+from cpkit.propagators import edge_supports_layout as lay
 from cpkit.engines.edge_matching.em_front import CELL_RULES
 from cpkit.engines.edge_matching.edges.em_edges_search import EdgesSearch
 
@@ -155,12 +155,12 @@ def test_colours_the_tiles_do_not_show_change_nothing():
 
 def _assert_counters_match_domains(search: EdgesSearch) -> None:
     m = search.m
-    n_cells, n_ori, v = int(m[K.M_N_CELLS]), int(m[K.M_N_ORI]), int(m[K.M_V])
-    n_tiles = int(m[K.M_N_TILES])
+    n_cells, n_ori, v = int(m[lay.M_N_CELLS]), int(m[lay.M_N_ORI]), int(m[lay.M_V])
+    n_tiles = int(m[lay.M_N_TILES])
     dom = search.dom.reshape(n_cells, n_ori).astype(bool)
-    ori_col = m[m[K.M_ORI_COL]:][:4 * n_ori].reshape(n_ori, 4)
-    ori_tile = m[m[K.M_ORI_TILE]:][:n_ori]
-    edge_of = m[m[K.M_EDGE_OF]:][:4 * n_cells].reshape(n_cells, 4)
+    ori_col = m[m[lay.M_ORI_COL]:][:4 * n_ori].reshape(n_ori, 4)
+    ori_tile = m[m[lay.M_ORI_TILE]:][:n_ori]
+    edge_of = m[m[lay.M_EDGE_OF]:][:4 * n_cells].reshape(n_cells, 4)
     assert (search.size == dom.sum(axis=1)).all()
     sup = search.sup.reshape(n_cells, 4, v)
     for c in range(n_cells):
@@ -169,16 +169,16 @@ def _assert_counters_match_domains(search: EdgesSearch) -> None:
                 expected = np.bincount(ori_col[dom[c], s], minlength=v)
                 assert (sup[c, s] == expected).all()
     tl = search.tl
-    if not tl[K.T_ON]:
+    if not tl[lay.T_ON]:
         return          # the tile counters are kept only for the tile rules and AllDifferent
-    cell_tile = tl[tl[K.T_CELL_TILE]:][:n_cells * n_tiles].reshape(n_cells, n_tiles)
+    cell_tile = tl[tl[lay.T_CELL_TILE]:][:n_cells * n_tiles].reshape(n_cells, n_tiles)
     for c in range(n_cells):
         assert (cell_tile[c] == np.bincount(ori_tile[dom[c]], minlength=n_tiles)).all()
-    assert (tl[K.T_TILE_CELLS:][:n_tiles] == (cell_tile > 0).sum(axis=0)).all()
-    if not tl[K.T_ON] & K.ALLDIFF:
+    assert (tl[lay.T_TILE_CELLS:][:n_tiles] == (cell_tile > 0).sum(axis=0)).all()
+    if not tl[lay.T_ON] & lay.ALLDIFF:
         return
     # The matching survives every undo: its pairs are in the domains, and it is one-to-one.
-    at = tl[K.T_AD] + K.A_TYPE_TILES + n_tiles
+    at = tl[lay.T_AD] + lay.A_TYPE_TILES + n_tiles
     tile_of, cell_of = tl[at:][:n_cells], tl[at + n_cells:][:n_tiles]
     for c in range(n_cells):
         if tile_of[c] >= 0:
