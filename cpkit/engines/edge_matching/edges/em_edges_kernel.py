@@ -32,6 +32,7 @@ from numba import njit
 from ....propagators.edge_filtering import propagate
 from ....propagators.edge_supports import place, remove, reset_queues, undo_to
 from ....propagators.edge_supports_layout import *  # noqa: F403  (the M_*, T_*, TR_* offsets)
+from ....propagators import shaving as sh
 from ....propagators.sparse_set import ix
 from ....state_layout import bind, fields
 
@@ -88,76 +89,62 @@ STATE_SIZE = STATE.end
 COUNTERS_SIZE = COUNTERS.end
 LV_STRIDE = LEVEL.end
 
-# What ``_shave`` returns.
-SHAVE_DONE = 0
-SHAVE_FAILED = 1
-SHAVE_PAUSED = 2      # its trials reached the budget; ``state`` says where it goes on
+# Shaving's hooks (``cpkit.propagators.shaving``): ``ctx`` is the state tuple ``search`` passes;
+# the trail top stays in ``state[ST_TRAIL]`` while shaving runs.
+@njit(cache=False)
+def _shave_begin(ctx, x):
+    """A cell with at most ``limit`` orientations: its class's first; else -1."""
+    m, placed, used, dom, size, sup, mask, trail, events, tl, counters, state, limit = ctx
+    if placed[ix(x)] >= 0 or size[ix(x)] > limit:
+        return np.int64(-1)
+    return np.int64(m[ix(m[M_CLS_START] + m[ix(m[M_CELL_CLS] + x)])])
 
 
 @njit(cache=False)
-def _shave(m, placed, used, dom, size, sup, mask, trail, top, events, tl, counters, limit,
-           state, budget):
-    """Singleton tests: every orientation of every empty cell with at most ``limit`` of them
-    is placed, propagated and taken back; one whose propagation fails leaves the domain (and
-    that removal is propagated).  Passes repeat until one removes nothing, so the result is
-    the one greatest fixed point whatever the order.  After ``budget`` trials it pauses
-    between two of them, its place kept in ``state`` (``ST_SHAVE_*``; a pass starts with cell
-    0 and nothing removed), and a later call goes on from there: the same trials in the same
-    order.  Returns (``SHAVE_DONE`` | ``SHAVE_FAILED`` | ``SHAVE_PAUSED``, trail top)."""
-    n_cells = m[M_N_CELLS]
-    n_ori = m[M_N_ORI]
-    x = state[ST_SHAVE_CELL]
-    at = state[ST_SHAVE_AT]
-    removed = state[ST_SHAVE_REMOVED] != 0
-    made = 0
-    while True:
-        while x < n_cells:
-            # Removals only shrink a domain: a cell let in before a pause still is.
-            if placed[ix(x)] >= 0 or size[ix(x)] > limit:
-                x += 1
-                at = -1
-                continue
-            k = m[ix(m[M_CELL_CLS] + x)]
-            if at < 0:
-                at = m[ix(m[M_CLS_START] + k)]
-            while at < m[ix(m[M_CLS_START] + k + 1)] and placed[ix(x)] < 0:
-                q = m[ix(m[M_CLS_ORI] + at)]
-                if dom[ix(x * n_ori + q)] == 0:
-                    at += 1
-                    continue
-                if made >= budget:
-                    state[ST_SHAVE_CELL] = x
-                    state[ST_SHAVE_AT] = at
-                    state[ST_SHAVE_REMOVED] = 1 if removed else 0
-                    return SHAVE_PAUSED, top
-                at += 1
-                made += 1
-                mark = top
-                counters[CT_TRIALS] += 1
-                reset_queues(tl)
-                top, n_ev = place(m, np.int64(x), np.int64(q), placed, used, dom, size, sup,
-                                  mask, trail, top, events, NO_EVENTS, tl)
-                ok, top, _ = propagate(m, placed, used, dom, size, sup, mask, trail, top,
-                                       events, n_ev, tl)
-                top = undo_to(m, mark, top, placed, used, dom, size, sup, mask, trail, tl)
-                if ok:
-                    continue
-                removed = True
-                counters[CT_SHAVED] += 1
-                reset_queues(tl)
-                top, n_ev = remove(m, np.int64(x), np.int64(q), dom, size, sup, mask, trail,
-                                   top, events, NO_EVENTS, tl)
-                ok, top, n = propagate(m, placed, used, dom, size, sup, mask, trail, top,
-                                       events, n_ev, tl)
-                counters[CT_PROPAGATED] += n
-                if not ok:
-                    return SHAVE_FAILED, top
-            x += 1
-            at = -1
-        if not removed:
-            return SHAVE_DONE, top
-        x = 0
-        removed = False
+def _shave_value(ctx, x, at):
+    """The class's orientation at ``at`` if still in the domain; the end once the cell is
+    placed (by a removal's propagation) or its class is done."""
+    m, placed, used, dom, size, sup, mask, trail, events, tl, counters, state, limit = ctx
+    if placed[ix(x)] >= 0 or at >= m[ix(m[M_CLS_START] + m[ix(m[M_CELL_CLS] + x)] + 1)]:
+        return np.int64(sh.END)
+    q = m[ix(m[M_CLS_ORI] + at)]
+    if dom[ix(x * m[M_N_ORI] + q)] == 0:
+        return np.int64(sh.SKIP)
+    return np.int64(q)
+
+
+@njit(cache=False)
+def _shave_try(ctx, x, q):
+    """Place ``q`` on ``x``, propagate, take back; if that failed, remove ``q`` and propagate
+    the removal (``FAILED`` if that fails too)."""
+    m, placed, used, dom, size, sup, mask, trail, events, tl, counters, state, limit = ctx
+    top = state[ST_TRAIL]
+    mark = top
+    counters[CT_TRIALS] += 1
+    reset_queues(tl)
+    top, n_ev = place(m, x, q, placed, used, dom, size, sup, mask, trail, top, events,
+                      NO_EVENTS, tl)
+    ok, top, _ = propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl)
+    top = undo_to(m, mark, top, placed, used, dom, size, sup, mask, trail, tl)
+    if ok:
+        state[ST_TRAIL] = top
+        return sh.HELD
+    counters[CT_SHAVED] += 1
+    reset_queues(tl)
+    top, n_ev = remove(m, x, q, dom, size, sup, mask, trail, top, events, NO_EVENTS, tl)
+    ok, top, n = propagate(m, placed, used, dom, size, sup, mask, trail, top, events, n_ev, tl)
+    counters[CT_PROPAGATED] += n
+    state[ST_TRAIL] = top
+    return sh.CHANGED if ok else sh.FAILED
+
+
+@njit(cache=False)
+def _shave_end(ctx, x):
+    """Nothing left to do after a cell: its failed orientations are gone already."""
+    return sh.HELD
+
+
+_shave = sh.shaving_driver(_shave_begin, _shave_value, _shave_try, _shave_end)
 
 
 @njit(cache=False, inline="always")
@@ -351,13 +338,16 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
                 status = BUDGET_SPENT
                 break
             trials = counters[CT_TRIALS]
-            shaved, top = _shave(m, placed, used, dom, size, sup, mask, trail, top, events,
-                                 tl, counters, shave, state, budget)
+            state[ST_TRAIL] = top
+            shaved = _shave((m, placed, used, dom, size, sup, mask, trail, events, tl, counters,
+                             state, shave),
+                            state, ST_SHAVE_CELL, ST_SHAVE_AT, ST_SHAVE_REMOVED, n_cells, budget)
+            top = state[ST_TRAIL]
             budget -= counters[CT_TRIALS] - trials
-            if shaved == SHAVE_PAUSED:
+            if shaved == sh.SHAVE_PAUSED:
                 status = BUDGET_SPENT
                 break
-            if shaved == SHAVE_DONE:
+            if shaved == sh.SHAVE_DONE:
                 level += 1
                 pc = PC_ENTER
             elif level < 0:
