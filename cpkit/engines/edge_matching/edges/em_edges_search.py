@@ -29,12 +29,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .... import sanity
 from ....errors import InputError
 from ....models.arrays import BoardArrays
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ....result import Result, Stats
 from ....propagators import edge_supports_build as build
 from ....propagators import edge_supports_layout as lay
+from ....propagators import edge_supports_sanity
 from . import em_edges_kernel as K
 from .em_edges_options import DEFAULT_BRANCHING
 from ...runtime.driver import DriveOutcome
@@ -172,13 +174,29 @@ class EdgesSearch(BufferedSearch):
             out.append((int(self.lv[r + K.L_CELL]), int(self.cand[self.lv[r + K.L_PTR] - 1])))
         return out
 
+    def _search(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
+        return K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
+                        self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
+                        self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
+                        self.deep_buf, self.store, max_in_buf, node_budget, self.branching,
+                        self.shave)
+
+    def check(self, settled: bool = True) -> None:
+        """The sanity checker (``edge_supports_sanity``) on the current state; ``settled``:
+        it is a fixed point of propagation (true unless the search has ended)."""
+        edge_supports_sanity.check(self.m, self.placed, self.used, self.dom, self.size,
+                                   self.sup, self.mask, self.tl, settled)
+
     def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.state[K.ST_NBUF] = 0
-        status = K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
-                          self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
-                          self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
-                          self.deep_buf, self.store, max_in_buf, node_budget, self.branching,
-                          self.shave)
+        every = sanity.every()
+        if every:       # CPKIT_SANITY: the same slice in pieces, the state checked after each
+            status = sanity.run_checked(
+                lambda piece: self._search(max_in_buf, np.int64(piece)),
+                lambda: self.check(settled=self.state[K.ST_LEVEL] >= 0),
+                int(node_budget), every, K.BUDGET_SPENT)
+        else:
+            status = self._search(max_in_buf, node_budget)
         return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
 
 
