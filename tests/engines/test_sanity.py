@@ -105,14 +105,6 @@ def test_a_corrupted_colorpair_state_is_caught(corrupt, found):
         colorpair_sanity.check(search.st, search.m, search.g)
 
 
-def test_a_corrupted_state_stops_a_checked_search(monkeypatch):
-    search = _search_midway()
-    _miscount_a_preemption(search)
-    monkeypatch.setenv("CPKIT_SANITY", "1")
-    with pytest.raises(sanity.SanityError, match="nb_pre"):
-        search.step(1 << 20, 10)
-
-
 EDGES_COUNTED = ("propagated", "failed_nodes", "shave_trials", "shave_removed")
 
 
@@ -186,11 +178,14 @@ def test_a_corrupted_edge_filtering_state_is_caught(corrupt, found):
         search.check()
 
 
-def test_a_corrupted_edges_state_stops_a_checked_search(monkeypatch):
-    search = _edges_midway()
-    _miscount_a_domain(search)
+@pytest.mark.parametrize("midway, corrupt, found", [
+    (_search_midway, _miscount_a_preemption, "nb_pre"),
+    (_edges_midway, _miscount_a_domain, "size")], ids=["cp", "edges"])
+def test_a_corrupted_state_stops_a_checked_search(monkeypatch, midway, corrupt, found):
+    search = midway()
+    corrupt(search)
     monkeypatch.setenv("CPKIT_SANITY", "1")
-    with pytest.raises(sanity.SanityError, match="size"):
+    with pytest.raises(sanity.SanityError, match=found):
         search.step(1 << 20, 10)
 
 
