@@ -17,7 +17,9 @@ priority (section 5.1):
 ``H_SCAN`` replaces both steps by the brute force's fixed order (the first empty cell of the
 column-by-column scan), so that the two engines differ only by propagation.
 
-The children of a node are the orientations of ``colorpair.candidates``, tried in order.
+The children of a node are the orientations of ``colorpair.candidates``, tried in order.  With
+a shaving limit (``G_SHAVE``) each node is shaved first (``em_cp_shaving``, on the shared
+driver ``cpkit.propagators.shaving``); the search's fields of ``g`` are in ``em_cp_layout``.
 
 The search is a state machine over an explicit decision stack (cell, candidate range, trail
 mark per level) and the propagator's trail, so it stops at a node budget or a full solution
