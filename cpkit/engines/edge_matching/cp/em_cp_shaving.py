@@ -92,7 +92,7 @@ def why_not(st, m, g, c, row):
 
 # ---------------------------------------------------------------------------------- shaving
 # The hooks' ``ctx`` is (st, m, g, level, cand, base).
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_begin(ctx, c):
     """The first index of ``c``'s candidates if it is shaved (empty, two known sides, a demand,
     at most ``G_SHAVE`` candidates once its exclusions are dropped); else -1."""
@@ -121,7 +121,7 @@ def _shave_begin(ctx, c):
     return np.int64(base)
 
 
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_value(ctx, c, at):
     st, m, g, level, cand, base = ctx
     if at >= g[G_SHAVE_END]:
@@ -129,7 +129,7 @@ def _shave_value(ctx, c, at):
     return np.int64(m[ix(cand + at)])
 
 
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_try(ctx, c, o):
     """Try ``o`` on ``c``: a failure excludes it (while the pool has room), with its reason;
     a failure that does not depend on ``c`` fails the node."""
@@ -166,7 +166,7 @@ def _shave_try(ctx, c, o):
     return sh.HELD
 
 
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_end(ctx, c):
     """A cell left with no value fails the node; one left with a single value gets it."""
     st, m, g, level, cand, base = ctx

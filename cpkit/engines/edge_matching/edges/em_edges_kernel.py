@@ -91,7 +91,7 @@ LV_STRIDE = LEVEL.end
 
 # Shaving's hooks (``cpkit.propagators.shaving``): ``ctx`` is the state tuple ``search`` passes;
 # the trail top stays in ``state[ST_TRAIL]`` while shaving runs.
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_begin(ctx, x):
     """A cell with at most ``limit`` orientations: its class's first; else -1."""
     m, placed, used, dom, size, sup, mask, trail, events, tl, counters, state, limit = ctx
@@ -100,7 +100,7 @@ def _shave_begin(ctx, x):
     return np.int64(m[ix(m[M_CLS_START] + m[ix(m[M_CELL_CLS] + x)])])
 
 
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_value(ctx, x, at):
     """The class's orientation at ``at`` if still in the domain; the end once the cell is
     placed (by a removal's propagation) or its class is done."""
@@ -113,7 +113,7 @@ def _shave_value(ctx, x, at):
     return np.int64(q)
 
 
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_try(ctx, x, q):
     """Place ``q`` on ``x``, propagate, take back; if that failed, remove ``q`` and propagate
     the removal (``FAILED`` if that fails too)."""
@@ -138,7 +138,7 @@ def _shave_try(ctx, x, q):
     return sh.CHANGED if ok else sh.FAILED
 
 
-@njit(cache=False)
+@njit(cache=False, inline="always")
 def _shave_end(ctx, x):
     """Nothing left to do after a cell: its failed orientations are gone already."""
     return sh.HELD
