@@ -5,10 +5,15 @@ from __future__ import annotations
 import pytest
 
 from cpkit.engines.edge_matching.cp import em_cp_kernel as K
+from cpkit.engines.edge_matching.cp import em_cp_layout
+from cpkit.engines.edge_matching.edges import em_edges_kernel as edges_kernel
 from cpkit.propagators import colorpair_layout as lay
+from cpkit.propagators import edge_supports_layout as edges_lay
 from cpkit.state_layout import Layout, bind, fields
 
-LAYOUTS = [lay.HEADER, lay.CELL, lay.TILE, K.SEARCH_HEADER]
+LAYOUTS = [lay.HEADER, lay.CELL, lay.TILE, K.SEARCH_HEADER, em_cp_layout.LEVEL,
+           edges_lay.MODEL, edges_lay.TILE_COUNTERS, edges_lay.ALLDIFF_SECTION,
+           edges_kernel.STATE, edges_kernel.COUNTERS, edges_kernel.LEVEL]
 
 
 def test_fields_number_in_order_with_widths_and_a_reserve():
@@ -74,6 +79,23 @@ def test_records_match_their_strides_and_the_demand_slots():
 
 def test_the_module_constants_are_the_declared_offsets():
     for layout, module in [(lay.HEADER, lay), (lay.CELL, lay), (lay.TILE, lay),
-                           (K.SEARCH_HEADER, K)]:
+                           (K.SEARCH_HEADER, K), (em_cp_layout.LEVEL, K),
+                           (edges_lay.MODEL, edges_lay), (edges_lay.TILE_COUNTERS, edges_lay),
+                           (edges_lay.ALLDIFF_SECTION, edges_lay),
+                           (edges_kernel.STATE, edges_kernel),
+                           (edges_kernel.COUNTERS, edges_kernel),
+                           (edges_kernel.LEVEL, edges_kernel)]:
         for name, offset in layout.offsets.items():
             assert getattr(module, name) == offset and type(getattr(module, name)) is int
+
+
+def test_checkpointed_edges_state_keeps_its_hand_numbered_slots():
+    # A split run's checkpoint stores the edges search's state, counters and tile counters:
+    # the declared layouts must give the numbers the slots had when written by hand.
+    assert edges_kernel.STATE.offsets == {
+        "ST_LEVEL": 0, "ST_PC": 1, "ST_NBUF": 2, "ST_TRAIL": 3, "ST_STOP": 4,
+        "ST_SHAVE_CELL": 5, "ST_SHAVE_AT": 6, "ST_SHAVE_REMOVED": 7}
+    assert edges_kernel.STATE_SIZE == 8 and edges_kernel.COUNTERS_SIZE == 7
+    assert (edges_lay.T_ON, edges_lay.T_AD, edges_lay.T_SINGLES, edges_lay.T_TILE_CELLS) == \
+        (0, 6, 9, 10)
+    assert (edges_lay.M_N_TILES, edges_lay.M_HEAD, edges_lay.A_TYPE_TILES) == (18, 19, 6)

@@ -14,7 +14,7 @@ at the end of a region (the header's are full: a new header field takes the sear
 ``g`` (int64) starts with ``G_HEADER`` slots: the propagator's header (``HEADER``:
 configuration ``G_*``, global state ``G_*``, the offset of every section ``O_*``: of ``st``, of
 ``m`` or of ``g``, as noted), then ``G_SEARCH .. G_HEADER - 1``, which belong to the search
-(``cpkit.engines.edge_matching.cp.em_cp_kernel`` declares its fields there).
+(``cpkit.engines.edge_matching.cp.em_cp_layout`` declares its fields there).
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from cpkit.io.edge_matching import read_edge_matching
@@ -13,7 +12,6 @@ from cpkit.models.edge_matching import EdgeMatchingPuzzle
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.engines.dispatch import solve
-from cpkit.engines.edge_matching.edges import em_edges_kernel as K
 from cpkit.engines.edge_matching.em_front import CELL_RULES
 from cpkit.engines.edge_matching.edges.em_edges_search import EdgesSearch
 
@@ -153,41 +151,6 @@ def test_colours_the_tiles_do_not_show_change_nothing():
     assert [ours.stats.extra[k] for k in counted] == [theirs.stats.extra[k] for k in counted]
 
 
-def _assert_counters_match_domains(search: EdgesSearch) -> None:
-    m = search.m
-    n_cells, n_ori, v = int(m[K.M_N_CELLS]), int(m[K.M_N_ORI]), int(m[K.M_V])
-    n_tiles = int(m[K.M_N_TILES])
-    dom = search.dom.reshape(n_cells, n_ori).astype(bool)
-    ori_col = m[m[K.M_ORI_COL]:][:4 * n_ori].reshape(n_ori, 4)
-    ori_tile = m[m[K.M_ORI_TILE]:][:n_ori]
-    edge_of = m[m[K.M_EDGE_OF]:][:4 * n_cells].reshape(n_cells, 4)
-    assert (search.size == dom.sum(axis=1)).all()
-    sup = search.sup.reshape(n_cells, 4, v)
-    for c in range(n_cells):
-        for s in range(4):
-            if edge_of[c, s] >= 0:
-                expected = np.bincount(ori_col[dom[c], s], minlength=v)
-                assert (sup[c, s] == expected).all()
-    tl = search.tl
-    if not tl[K.T_ON]:
-        return          # the tile counters are kept only for the tile rules and AllDifferent
-    cell_tile = tl[tl[K.T_CELL_TILE]:][:n_cells * n_tiles].reshape(n_cells, n_tiles)
-    for c in range(n_cells):
-        assert (cell_tile[c] == np.bincount(ori_tile[dom[c]], minlength=n_tiles)).all()
-    assert (tl[K.T_TILE_CELLS:][:n_tiles] == (cell_tile > 0).sum(axis=0)).all()
-    if not tl[K.T_ON] & K.ALLDIFF:
-        return
-    # The matching survives every undo: its pairs are in the domains, and it is one-to-one.
-    at = tl[K.T_AD] + K.A_TYPE_TILES + n_tiles
-    tile_of, cell_of = tl[at:][:n_cells], tl[at + n_cells:][:n_tiles]
-    for c in range(n_cells):
-        if tile_of[c] >= 0:
-            assert cell_tile[c, tile_of[c]] > 0 and cell_of[tile_of[c]] == c
-    for t in range(n_tiles):
-        if cell_of[t] >= 0:
-            assert tile_of[cell_of[t]] == t
-
-
 @pytest.mark.parametrize("tiles, alldifferent, shave", [
     (True, False, 0), (False, False, 0), (True, True, 0), (True, False, 3), (True, True, "all")])
 def test_counters_follow_the_domains_through_every_undo_and_a_resumed_search_agrees(
@@ -201,9 +164,9 @@ def test_counters_follow_the_domains_through_every_undo_and_a_resumed_search_agr
     while not pieces.step(1 << 40, 97)[0]:
         steps += 1
         if steps % 25 == 0:
-            _assert_counters_match_domains(pieces)
+            pieces.check()      # the sanity checker (edge_supports_sanity)
     assert steps > (100 if not shave else 3)
     assert (pieces.solutions, pieces.nodes, pieces.propagated, pieces.shave_trials) == \
         (whole.solutions, whole.nodes, whole.propagated, whole.shave_trials)
     # Finished: every branch was undone, back to the root's fixed point.
-    _assert_counters_match_domains(pieces)
+    pieces.check()

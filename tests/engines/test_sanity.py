@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from cpkit import sanity
 from cpkit.engines.dispatch import solve
 from cpkit.engines.edge_matching.cp import em_cp_search as em_cp
+from cpkit.engines.edge_matching.edges.em_edges_search import EdgesSearch
 from cpkit.engines.exact_cover.dlx import dlx_sanity
 from cpkit.engines.exact_cover.dlx import dlx_search as dlx
 from cpkit.engines.tiling.fila import fila_layout, fila_sanity
@@ -22,7 +23,8 @@ from cpkit.io.edge_matching import read_edge_matching
 from cpkit.models.em_generator import generate
 from cpkit.models.exact_cover import ExactCover
 from cpkit.propagators import colorpair_layout as lay
-from cpkit.propagators import colorpair_sanity
+from cpkit.propagators import colorpair_sanity, edge_supports_sanity
+from cpkit.propagators import edge_supports_layout as edges_lay
 from tests.strategies import exact_covers, puzzles
 
 pytestmark = pytest.mark.kernel
@@ -106,11 +108,87 @@ def test_a_corrupted_colorpair_state_is_caught(corrupt, found):
         colorpair_sanity.check(search.st, search.m, search.g)
 
 
-def test_a_corrupted_state_stops_a_checked_search(monkeypatch):
-    search = _search_midway()
-    _miscount_a_preemption(search)
+EDGES_COUNTED = ("propagated", "failed_nodes", "shave_trials", "shave_removed")
+
+
+@pytest.mark.parametrize("name, options", [
+    ("gen_4_b2i3_s2.txt", {}),
+    ("gen_5x4_b3i4_s1.txt", {"shave": 2}),
+    ("gen_5_b3i4_s3.txt", {"alldifferent": True, "branching": "min-domain"}),
+    ("gen_6_b4i5_s3.txt", {"tiles": False, "shave": "all"}),
+])
+def test_the_edges_engine_checked_at_every_node_counts_the_same(monkeypatch, name, options):
+    puzzle = read_edge_matching(INSTANCES / name)
+    plain, checked, calls = _checked(
+        monkeypatch, edge_supports_sanity.NAME,
+        lambda: solve(puzzle, engine="edges", count_only=True, **options))
+    assert (checked.count, checked.stats.nodes, checked.complete) == \
+        (plain.count, plain.stats.nodes, True)
+    assert [checked.stats.extra[k] for k in EDGES_COUNTED] == \
+        [plain.stats.extra[k] for k in EDGES_COUNTED]
+    # A check after every node entered but solutions (and after every shaving trial).
+    entered = plain.stats.nodes - plain.stats.extra["failed_nodes"] - plain.count
+    assert calls >= entered > 0
+
+
+def _edges_midway():
+    puzzle = generate(5, border_colours=3, inner_colours=3, seed=4)
+    search = EdgesSearch(puzzle.with_hints(puzzle.symmetry_roots("rotation")[0]), store=False,
+                         alldifferent=True)
+    search.step(1 << 20, 5)
+    search.check()
+    return search
+
+
+def _first_open_cell(s):
+    return int(next(c for c in range(len(s.placed)) if s.placed[c] < 0))
+
+
+def _miscount_a_domain(s):
+    s.size[_first_open_cell(s)] += 1
+
+
+def _drop_an_orientation_quietly(s):
+    """An orientation leaves a domain without its supports (nor its size) following."""
+    c = _first_open_cell(s)
+    n_ori = len(s.dom) // len(s.placed)
+    o = int(next(o for o in range(n_ori) if s.dom[c * n_ori + o]))
+    s.dom[c * n_ori + o] = 0
+    s.size[c] -= 1
+
+
+def _forget_a_colour_of_an_edge(s):
+    e = int(next(e for e in range(len(s.mask)) if s.mask[e]))
+    s.mask[e] &= s.mask[e] - np.uint64(1)       # its lowest colour
+
+
+def _free_a_placed_tile(s):
+    s.used[:] = 0
+
+
+def _miscount_a_tiles_cells(s):
+    s.tl[edges_lay.T_TILE_CELLS] += 1
+
+
+@pytest.mark.parametrize("corrupt, found", [
+    (_miscount_a_domain, "size"), (_drop_an_orientation_quietly, "support"),
+    (_forget_a_colour_of_an_edge, "edge"), (_free_a_placed_tile, "used tiles"),
+    (_miscount_a_tiles_cells, "cells that can take it")])
+def test_a_corrupted_edge_filtering_state_is_caught(corrupt, found):
+    search = _edges_midway()
+    corrupt(search)
+    with pytest.raises(sanity.SanityError, match=found):
+        search.check()
+
+
+@pytest.mark.parametrize("midway, corrupt, found", [
+    (_search_midway, _miscount_a_preemption, "nb_pre"),
+    (_edges_midway, _miscount_a_domain, "size")], ids=["cp", "edges"])
+def test_a_corrupted_state_stops_a_checked_search(monkeypatch, midway, corrupt, found):
+    search = midway()
+    corrupt(search)
     monkeypatch.setenv("CPKIT_SANITY", "1")
-    with pytest.raises(sanity.SanityError, match="nb_pre"):
+    with pytest.raises(sanity.SanityError, match=found):
         search.step(1 << 20, 10)
 
 

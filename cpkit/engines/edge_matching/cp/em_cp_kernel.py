@@ -17,7 +17,9 @@ priority (section 5.1):
 ``H_SCAN`` replaces both steps by the brute force's fixed order (the first empty cell of the
 column-by-column scan), so that the two engines differ only by propagation.
 
-The children of a node are the orientations of ``colorpair.candidates``, tried in order.
+The children of a node are the orientations of ``colorpair.candidates``, tried in order.  With
+a shaving limit (``G_SHAVE``) each node is shaved first (``em_cp_shaving``, on the shared
+driver ``cpkit.propagators.shaving``); the search's fields of ``g`` are in ``em_cp_layout``.
 
 The search is a state machine over an explicit decision stack (cell, candidate range, trail
 mark per level) and the propagator's trail, so it stops at a node budget or a full solution
@@ -36,8 +38,10 @@ from ....propagators import colorpair as cp
 from ....propagators import colorpair_layout as lay
 from ....propagators import explain as ex
 from ....propagators import sparse_set as ss
+from ....propagators import shaving as sh
 from ....propagators.sparse_set import ix
-from ....state_layout import bind, fields
+from .em_cp_layout import *  # noqa: F403  (the search's G_*, O_*, L_* fields)
+from .em_cp_shaving import drop_excluded, shave, start_shave, undo_exclusions, why_not
 
 # Helpers are `cache=False` on purpose: a helper restored from numba's cache cannot be inlined
 # into a kernel compiled later (docs/architecture.md, "Which functions are cached").
@@ -56,66 +60,11 @@ BUFFER_FULL = 1
 BUDGET_SPENT = 2
 AT_STOP = 3                         # entered a node at the stop level (split runs)
 
-# The search's fields of the g header: the part cpkit.propagators.colorpair_layout reserves
-# (G_SEARCH .. G_HEADER - 1), one slot left free.
-SEARCH_HEADER = fields(
-    "edge-matching CP search, g header",
-    "G_LEVEL",
-    "G_PC",
-    "G_NBUF",
-    "G_SOLUTIONS",
-    "G_NODES",
-    "G_FAILS",                        # branching placements refuted by propagation
-    "G_DEAD_ENDS",                    # chosen cells with no candidate
-    ("G_PATTERN", 4),                 # decisions taken by pattern k = 1..4: G_PATTERN + k - 1
-    "G_BY_HEURISTIC",                 # decisions taken by the pair heuristic
-    "G_N_ROOT",                       # root placements (hints)
-    "O_LV",                           # m section: the decision stack, LV_STRIDE per level
-    "O_CAND",                         # m section: candidate orientations of every open level
-    "O_ROOT",                         # m section: root placements, (cell, orientation) pairs
-    "G_SHAVE",                        # shaving limit L (0: no shaving)
-    "G_XTOP",                         # exclusion trail top
-    "G_XCAP",                         # exclusion trail capacity
-    "O_XTRAIL",                       # m section: exclusions, (cell, orientation, next) triples
-    "O_XHEAD",                        # m section: per cell, its newest exclusion (-1: none)
-    "O_ACC",                          # g rows: per level, the union of its failed branches' reasons
-    "O_XREASON",                      # g rows: per exclusion, why the value fails
-    "O_SROW",                         # g row: scratch of the search
-    "G_JUMPS",                        # nodes abandoned by a backjump before all their branches
-    "G_SKIPPED",                      # levels jumped over
-    "G_TRIALS",                       # shaving: trial placements
-    "G_REMOVED",                      # shaving: values removed
-    "G_SHAVED_IN",                    # shaving: placements forced (a single value left)
-    "G_SHAVED_FAIL",                  # shaving: nodes refuted (no value left)
-    "G_STOP",                         # stop on entering this level (0: never), for split runs
-    "O_SCAN",                         # m section: the cells in the brute force's scan order
-    "G_DEEPEST",                      # the most cells filled at a node entered
-    "G_SHAVE_CELL",                   # shaving's place: the cell being tried,
-    "G_SHAVE_AT",                     # its next candidate (-1: the cell is not begun),
-    "G_SHAVE_END",                    # the end of its candidates,
-    "G_SHAVE_SURVIVORS",              # its values whose trial held so far,
-    "G_SHAVE_LAST",                   # the last of those,
-    "G_SHAVE_CHANGED",                # and whether this pass placed something
-    start=lay.G_SEARCH, end=lay.G_HEADER, reserve=1)
-bind(globals(), SEARCH_HEADER)
-
-# What ``shave`` returns.
-SHAVE_DONE = 0
-SHAVE_FAILED = 1
-SHAVE_PAUSED = 2                    # its trials reached the budget; g says where it goes on
 
 #: ``branch_failed``'s ``full`` for "no solution below": a non-literal bool, so that the helper
 #: is compiled once (colorpair.py, "Helpers that are not inlined take their integers as int64").
 NOT_FULL = np.bool_(False)
 
-# Per-level record of the decision stack.
-L_CELL = 0
-L_PTR = 1               # next candidate
-L_END = 2               # end of this level's candidates
-L_MARK = 3              # trail top before this level's placement
-L_XMARK = 4             # exclusion trail top before it
-L_FULL = 5              # 1 once a solution was found below this node: it never jumps
-LV_STRIDE = 6
 
 # Pair heuristics.
 H_MIN_OFFER = 0
@@ -233,75 +182,13 @@ def choose_cell(st, m, g):
     return ss.member(m, g[lay.O_DEM_MEM], n_cells, best, 0)
 
 
-# ---------------------------------------------------------------------------------- exclusions
-@njit(cache=False)
-def _undo_exclusions(m, g, mark):
-    xtrail = g[O_XTRAIL]
-    xhead = g[O_XHEAD]
-    while g[G_XTOP] > mark:
-        g[G_XTOP] -= 1
-        e = xtrail + 3 * g[G_XTOP]
-        m[ix(xhead + m[ix(e)])] = m[ix(e + 2)]
-
-
-@njit(cache=False)
-def _exclude(m, g, c, o):
-    """Remember that orientation ``o`` fails on cell ``c``; returns the exclusion's index."""
-    k = g[G_XTOP]
-    e = g[O_XTRAIL] + 3 * k
-    head = g[O_XHEAD] + c
-    m[ix(e)] = c
-    m[ix(e + 1)] = o
-    m[ix(e + 2)] = m[ix(head)]
-    m[ix(head)] = k
-    g[G_XTOP] = k + 1
-    return k
-
-
-@njit(cache=False)
-def _drop_excluded(m, g, c, cand, base, end):
-    """Remove the excluded orientations of ``c`` from ``m[cand + base:cand + end]``; new end."""
-    xtrail = g[O_XTRAIL]
-    first = m[ix(g[O_XHEAD] + c)]
-    if first < 0:
-        return end
-    out = base
-    for i in range(base, end):
-        o = m[ix(cand + i)]
-        k = first
-        excluded = False
-        while k >= 0:
-            if m[ix(xtrail + 3 * k + 1)] == o:
-                excluded = True
-                break
-            k = m[ix(xtrail + 3 * k + 2)]
-        if not excluded:
-            m[ix(cand + out)] = o
-            out += 1
-    return out
-
-
-@njit(cache=False)
-def _why_not(st, m, g, c, row):
-    """Added to ``row``: why no value outside the candidates of ``c`` (minus its exclusions) can
-    go on it -- the restriction explanation and every exclusion's reason."""
-    w = g[lay.G_WORDS]
-    ex.restriction(st, m, g, c, row)
-    xtrail = g[O_XTRAIL]
-    xreason = g[O_XREASON]
-    k = m[ix(g[O_XHEAD] + c)]
-    while k >= 0:
-        ex.union(g, row, xreason + k * w, w)
-        k = m[ix(xtrail + 3 * k + 2)]
-
-
 # ---------------------------------------------------------------------------------- backjumping
 @njit(cache=False)
 def _undo_branch(st, m, g, level):
     """Take back the branch placed at ``level`` and everything made after it."""
     r = g[O_LV] + level * LV_STRIDE
     cp.undo_to(st, m, g, np.int64(m[ix(r + L_MARK)]))
-    _undo_exclusions(m, g, m[ix(r + L_XMARK)])
+    undo_exclusions(m, g, m[ix(r + L_XMARK)])
 
 
 @njit(cache=False)
@@ -350,131 +237,8 @@ def branch_failed(st, m, g, level, full):
             return -1
         r = lv + (target + 1) * LV_STRIDE
         cp.undo_to(st, m, g, np.int64(m[ix(r + L_MARK)]))
-        _undo_exclusions(m, g, m[ix(r + L_XMARK)])
+        undo_exclusions(m, g, m[ix(r + L_XMARK)])
         level = target
-
-
-# ---------------------------------------------------------------------------------- shaving
-@njit(cache=False)
-def shave(st, m, g, level, cand, base, budget):
-    """Shaving at the node entered at ``level`` (its placements belong to level ``level - 1``):
-    every empty cell that demands a pair and has at most ``G_SHAVE`` candidates has each tried
-    (placed, propagated, taken back); the values that fail at once are excluded (with the
-    failure's reason, resolved past the trial); a cell left with no value fails the node, a cell
-    left with one gets it (a propagated placement; a cell that had a single candidate gets it
-    without a trial first).  Passes repeat while they place something (a fixed point:
-    exclusions alone change no other cell's trials).  ``SHAVE_FAILED`` on a failure, its
-    explanation in the propagator's first scratch row.
-
-    After ``budget`` trials it pauses between two of them (``SHAVE_PAUSED``), its place in
-    ``g`` (``G_SHAVE_*``; ``start_shave`` sets the first), the cell's candidates kept in
-    ``cand`` from ``base``; a later call goes on with the same trials in the same order."""
-    n_cells = g[lay.G_CELLS]
-    cells = g[lay.O_CELLS]
-    limit = g[G_SHAVE]
-    explain = g[lay.G_EXPLAIN] != 0
-    w = g[lay.G_WORDS]
-    fail = g[lay.O_XROW]
-    levels = g[lay.O_LEVEL]
-    c = g[G_SHAVE_CELL]
-    at = g[G_SHAVE_AT]
-    end = g[G_SHAVE_END]
-    survivors = g[G_SHAVE_SURVIVORS]
-    last = g[G_SHAVE_LAST]
-    changed = g[G_SHAVE_CHANGED] != 0
-    made = 0
-    while True:
-        while c < n_cells:
-            r = cells + c * lay.CELL_STRIDE
-            if at < 0:
-                if m[ix(r + lay.C_ORI)] >= 0 or m[ix(r + lay.C_KNOWN)] < 2:
-                    c += 1
-                    continue
-                demands = False
-                for k in range(lay.N_SLOTS):
-                    if m[ix(r + lay.C_DPAIR + k)] >= 0:
-                        demands = True
-                if not demands:
-                    c += 1
-                    continue
-                end = cp.candidates(st, m, g, c, cand, base)
-                end = _drop_excluded(m, g, c, cand, base, end)
-                if end - base > limit:
-                    c += 1
-                    continue
-                survivors = 0
-                last = -1
-                if end - base == 1:
-                    # A single value: placing it is its own trial (a failure fails the node).
-                    survivors = 1
-                    last = np.int64(m[ix(cand + base)])
-                    end = base
-                at = base
-            while at < end:
-                if made >= budget:
-                    g[G_SHAVE_CELL] = c
-                    g[G_SHAVE_AT] = at
-                    g[G_SHAVE_END] = end
-                    g[G_SHAVE_SURVIVORS] = survivors
-                    g[G_SHAVE_LAST] = last
-                    g[G_SHAVE_CHANGED] = 1 if changed else 0
-                    g[lay.G_LEVEL_NOW] = level - 1
-                    return SHAVE_PAUSED
-                o = np.int64(m[ix(cand + at)])
-                at += 1
-                made += 1
-                mark = g[lay.G_TRAIL]
-                g[lay.G_LEVEL_NOW] = level
-                m[ix(levels + c)] = level
-                g[G_TRIALS] += 1
-                cp.assign(st, m, g, c, o)
-                if cp.propagate(st, m, g):
-                    survivors += 1
-                    last = o
-                elif g[G_XTOP] < g[G_XCAP]:
-                    if explain:
-                        if not ex.resolve(st, m, g, fail, mark):
-                            # The failure does not depend on c: the node fails.
-                            cp.undo_to(st, m, g, mark)
-                            g[lay.G_LEVEL_NOW] = level - 1
-                            g[G_SHAVED_FAIL] += 1
-                            return SHAVE_FAILED
-                        k = _exclude(m, g, c, o)
-                        ex.copy(g, g[O_XREASON] + k * w, fail, w)
-                    else:
-                        _exclude(m, g, c, o)
-                    g[G_REMOVED] += 1
-                else:
-                    survivors += 1
-                    last = o
-                cp.undo_to(st, m, g, mark)
-            g[lay.G_LEVEL_NOW] = level - 1
-            if survivors == 0:
-                g[G_SHAVED_FAIL] += 1
-                g[lay.G_FAIL_KIND] = lay.F_CELL
-                g[lay.G_FAIL_WHO] = c
-                if explain:
-                    ex.clear(g, fail, w)
-                    _why_not(st, m, g, c, fail)
-                return SHAVE_FAILED
-            if survivors == 1:
-                if explain:
-                    reason = g[lay.O_REASON] + c * w
-                    ex.clear(g, reason, w)
-                    _why_not(st, m, g, c, reason)
-                m[ix(levels + c)] = level - 1
-                g[G_SHAVED_IN] += 1
-                cp.assign(st, m, g, c, last)
-                if not cp.propagate(st, m, g):
-                    return SHAVE_FAILED
-                changed = True
-            c += 1
-            at = -1
-        if not changed:
-            return SHAVE_DONE
-        c = 0
-        at = -1
-        changed = False
 
 
 @njit(cache=False, inline="always")
@@ -482,17 +246,6 @@ def _cand_base(m, lv, level):
     """Where the candidates of the node entered at ``level`` start in ``cand``: after those
     of the level above."""
     return m[ix(lv + (level - 1) * LV_STRIDE + L_END)] if level > 0 else 0
-
-
-@njit(cache=False, inline="always")
-def start_shave(g):
-    """Put shaving's place at the start of its first pass."""
-    g[G_SHAVE_CELL] = 0
-    g[G_SHAVE_AT] = -1
-    g[G_SHAVE_END] = 0
-    g[G_SHAVE_SURVIVORS] = 0
-    g[G_SHAVE_LAST] = -1
-    g[G_SHAVE_CHANGED] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -566,10 +319,10 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
             trials = g[G_TRIALS]
             shaved = shave(st, m, g, level, cand, base, budget)
             budget -= g[G_TRIALS] - trials
-            if shaved == SHAVE_PAUSED:
+            if shaved == sh.SHAVE_PAUSED:
                 status = BUDGET_SPENT
                 break
-            if shaved == SHAVE_FAILED:
+            if shaved == sh.SHAVE_FAILED:
                 level = branch_failed(st, m, g, level - 1, NOT_FULL) if level > 0 else -1
                 if level < 0:
                     level = 0
@@ -605,7 +358,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
             if c >= 0:
                 end = cp.candidates(st, m, g, c, cand, base)
                 if g[G_SHAVE] > 0:
-                    end = _drop_excluded(m, g, c, cand, base, end)
+                    end = drop_excluded(m, g, c, cand, base, end)
             if end == base:
                 g[G_DEAD_ENDS] += 1
                 g[lay.G_FAIL_KIND] = lay.F_CELL
@@ -654,7 +407,7 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
                 else:
                     fail = g[lay.O_XROW]
                     ex.copy(g, fail, g[O_ACC] + level * w, w)
-                    _why_not(st, m, g, c, fail)
+                    why_not(st, m, g, c, fail)
             level = branch_failed(st, m, g, level - 1, full)
             if level < 0:
                 level = 0

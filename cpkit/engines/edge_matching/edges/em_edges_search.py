@@ -1,4 +1,4 @@
-"""Edge filtering as a compiled engine (``--engine edges``; the kernel is ``_em_edges_kernel``).
+"""Edge filtering as a compiled engine (``--engine edges``; the kernel is ``em_edges_kernel``).
 
 ColorPair propagation reasons about the colours of the edges already known; it cannot see the
 colours an empty neighbour can still show.  The paper's third model of section 6.3 does (a colour
@@ -29,10 +29,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .... import sanity
 from ....errors import InputError
 from ....models.arrays import BoardArrays
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ....result import Figures, Result
+from ....propagators import edge_supports_build as build
+from ....propagators import edge_supports_layout as lay
+from ....propagators import edge_supports_sanity
 from . import em_edges_kernel as K
 from .em_edges_options import DEFAULT_BRANCHING
 from ..em_front import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
@@ -91,11 +95,11 @@ class EdgesSearch(BufferedSearch):
         check_fits(a)
         n = a.n_cells
         ori_col, n_values = dense_colours(a.ori_col)
-        self.m = K.model_arrays(a.nbr, a.ori_tile, ori_col, a.tile_ori_start, n_values)
+        self.m = build.model_arrays(a.nbr, a.ori_tile, ori_col, a.tile_ori_start, n_values)
         n_ori = a.n_orientations
-        n_edges = int(self.m[K.M_N_EDGES])
-        self.dom, self.size, self.sup = K.initial_domains(self.m)
-        self.tl = K.tile_counters(self.m, self.dom, tiles, alldifferent)
+        n_edges = int(self.m[lay.M_N_EDGES])
+        self.dom, self.size, self.sup = build.initial_domains(self.m)
+        self.tl = build.tile_counters(self.m, self.dom, tiles, alldifferent)
         cells, oris = (a.hint_cell, a.hint_ori) if placements is None else placements
         self.roots = np.array([v for pair in zip(cells, oris) for v in pair], dtype=np.int32)
         self.placed = np.full(n, -1, dtype=np.int32)
@@ -105,7 +109,7 @@ class EdgesSearch(BufferedSearch):
         # placed once: the trail and the event stack never overflow.
         self.trail = np.zeros(n * n_ori + n_edges * n_values + n + 8, dtype=np.int64)
         self.events = np.zeros(n_edges * n_values + 8, dtype=np.int64)
-        self.cand_stride = int(np.diff(self.m[self.m[K.M_CLS_START]:][:17]).max())
+        self.cand_stride = int(np.diff(self.m[self.m[lay.M_CLS_START]:][:17]).max())
         self.lv = np.zeros((n + 1) * K.LV_STRIDE, dtype=np.int64)
         self.cand = np.zeros((n + 1) * self.cand_stride, dtype=np.int32)
         self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
@@ -170,13 +174,29 @@ class EdgesSearch(BufferedSearch):
             out.append((int(self.lv[r + K.L_CELL]), int(self.cand[self.lv[r + K.L_PTR] - 1])))
         return out
 
+    def _search(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
+        return K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
+                        self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
+                        self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
+                        self.deep_buf, self.store, max_in_buf, node_budget, self.branching,
+                        self.shave)
+
+    def check(self, settled: bool = True) -> None:
+        """The sanity checker (``edge_supports_sanity``) on the current state; ``settled``:
+        it is a fixed point of propagation (true unless the search has ended)."""
+        edge_supports_sanity.check(self.m, self.placed, self.used, self.dom, self.size,
+                                   self.sup, self.mask, self.tl, settled)
+
     def _kernel(self, max_in_buf: np.int64, node_budget: np.int64) -> tuple[bool, bool, int]:
         self.state[K.ST_NBUF] = 0
-        status = K.search(self.m, self.roots, self.placed, self.used, self.dom, self.size,
-                          self.sup, self.mask, self.trail, self.events, self.tl, self.lv,
-                          self.cand, self.cand_stride, self.state, self.counters, self.sol_buf,
-                          self.deep_buf, self.store, max_in_buf, node_budget, self.branching,
-                          self.shave)
+        every = sanity.every()
+        if every:       # CPKIT_SANITY: the same slice in pieces, the state checked after each
+            status = sanity.run_checked(
+                lambda piece: self._search(max_in_buf, np.int64(piece)),
+                lambda: self.check(settled=self.state[K.ST_LEVEL] >= 0),
+                int(node_budget), every, K.BUDGET_SPENT)
+        else:
+            status = self._search(max_in_buf, node_budget)
         return status == K.DONE, status == K.AT_STOP, int(self.state[K.ST_NBUF])
 
 
