@@ -236,7 +236,6 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
     orientation and configuration ``search.autoconfig`` chooses (the same in every process:
     the choice is deterministic), and decodes solutions back into the file's frame."""
     from ..auto import tiling_auto_search as auto
-    from ..fila import fila_search as fila
 
     options = dict(options)
     orientation = options.pop("orientation", "auto")
