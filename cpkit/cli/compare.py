@@ -145,7 +145,10 @@ def execute(r: Run, args) -> Run:
         r.seconds = summary.get("seconds")
         r.jit_seconds = summary.get("jit_seconds")
         r.nodes = summary.get("nodes")
+        # Edge-matching summaries carry their rate; the others' is their nodes over seconds.
         r.nodes_per_s = summary.get("nodes_per_s")
+        if r.nodes_per_s is None and r.nodes and r.seconds:
+            r.nodes_per_s = r.nodes / r.seconds
     if interrupted:
         raise KeyboardInterrupt
     return r

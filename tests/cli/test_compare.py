@@ -29,6 +29,8 @@ def test_engines_of_both_families_agree_with_cpsat_on_the_published_counts(capsy
         assert r["complete"] and r["exit_status"] == 0 and r["error"] is None, r
         assert r["solutions"] == (2 if name == TILING.name else 6), r
         assert r["wall_seconds"] >= r["seconds"] >= 0
+        if r["nodes"] and r["seconds"]:          # every family's row gives its rate
+            assert r["nodes_per_s"] > 0, r
 
 
 def test_an_engine_of_another_family_is_refused_by_name(capsys):
