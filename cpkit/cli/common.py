@@ -50,9 +50,12 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
 
 
 def announce_compiles(enabled: bool = True) -> None:
-    """Tell the user on stderr when numba is compiling (a cold cache), so a pause is explained."""
+    """Tell the user on stderr when numba is compiling (a cold cache), so a pause is explained;
+    and load numba without its BLAS probe (``jit.skip_blas_probe``): a command runs only cpkit's
+    kernels."""
     from ..engines.runtime import jit
 
+    jit.skip_blas_probe = True
     jit.on_slow_compile = (lambda msg: print(f"cpkit: {msg}", file=sys.stderr, flush=True)) \
         if enabled else None
 

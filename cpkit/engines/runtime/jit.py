@@ -9,6 +9,7 @@ long (a cold cache), the hook ``on_slow_compile`` is told so the CLI can say wha
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from typing import Callable
@@ -20,6 +21,11 @@ on_slow_compile: Callable[[str], None] | None = None
 SLOW_AFTER = 1.0
 
 _warmed: dict[str, float] = {}
+
+#: Set by the command line: load numba's implementations without its BLAS probe (see
+#: ``_load_numba_without_blas_probe``).  Off for the library, whose caller may compile
+#: numba functions of their own that need BLAS.
+skip_blas_probe = False
 
 
 def cache_dir() -> str:
@@ -40,6 +46,8 @@ def warm(name: str, fn: Callable[[], None]) -> float:
     start = time.perf_counter()
     try:
         with signals_wait_for_the_compiler(on_slow_compile):
+            if skip_blas_probe and not _warmed:
+                _load_numba_without_blas_probe()
             fn()
     finally:
         if timer is not None:
@@ -52,3 +60,25 @@ def warm(name: str, fn: Callable[[], None]) -> float:
 def warmed_seconds() -> float:
     """Seconds spent so far in this process compiling or loading kernels."""
     return sum(_warmed.values())
+
+
+def _load_numba_without_blas_probe() -> None:
+    """Load numba's CPU implementations with ``scipy.linalg`` hidden.
+
+    Before its first compile or cache load in a process, numba imports every implementation it
+    has; one of them imports ``scipy.linalg`` only to learn whether ``np.dot`` and friends can
+    call BLAS.  That import is 0.15 s, a fifth of a whole ``cpkit tile`` process on a small
+    puzzle, and cpkit's kernels call no BLAS.  Hidden, numba records that it has no BLAS
+    (``np.dot`` in a kernel would then fail to type, which the kernel tests would show);
+    ``scipy`` stays importable for the rest of the process (the optimiser's assignment uses it).
+    """
+    blas = "scipy.linalg.cython_blas"
+    if blas in sys.modules:
+        return
+    from numba.core.registry import cpu_target
+
+    sys.modules[blas] = None  # type: ignore[assignment]
+    try:
+        cpu_target.target_context.refresh()
+    finally:
+        del sys.modules[blas]
