@@ -99,3 +99,15 @@ def test_candidates_are_each_orientation_once(tiling_instance):
     assert boxes[0] == (5, 6, 2)
     assert all(any(np.array_equal(np.array(c.turn.matrix), m) for m in group("mirror"))
                for c in cands)
+
+
+def test_a_glance_settles_a_tiny_puzzle_and_only_a_tiny_one(tiling_instance):
+    """The Soma cube (milliseconds of search) is configured by the glance alone: one coarse
+    estimate, under ``GLANCE_BELOW``.  The 12 x 5 (a third of a second) goes on to the full
+    estimates and compares its orientations."""
+    soma = chosen(tiling_instance("somacube.txt"))[3]
+    assert len(soma.estimates) == 1
+    assert soma.chosen.seconds < autoconfig.GLANCE_BELOW
+    long_one = chosen(tiling_instance("pentominoes_12x5.txt"))[3]
+    assert long_one.chosen.seconds >= autoconfig.GLANCE_BELOW
+    assert len({e.option.orientation for e in long_one.estimates}) == 2

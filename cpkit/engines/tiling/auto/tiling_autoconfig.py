@@ -17,8 +17,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    switch depth are drawn by random DLX descents (``Frontier``), each subproblem compiled, and
    the figures of searching it with the letters estimated by a population of ``POPULATION``
    nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
-3. **Stages**, each only if the estimated search is long enough for its probes to pay: the
-   default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
+3. **Stages**, each only if the estimated search is long enough for its probes to pay: a
+   glance (a coarse estimate of the default schedule on the geometric first orientation;
+   under ``GLANCE_BELOW`` seconds that is what runs), the default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
    for the last three pieces, in 3D) on the geometric first orientation, and F alone there
    over ``TINY`` seconds; over
    ``ORIENT_FROM`` seconds, F alone on every orientation, then the default on the best (E,
@@ -62,6 +63,13 @@ POPULATION = 200
 #: Nodes drawn at the switch depth, whose subproblems' searches are estimated (twice as many
 #: when DLX places more than one piece).
 SAMPLED = 8
+#: The glance: one estimate of the default configuration from this many nodes at the switch
+#: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
+#: is searched so configured at once: on the Soma cube (13 ms of search) the full estimate cost
+#: 7 ms, and no choice could win that back.
+GLANCE_SAMPLED = 2
+GLANCE_POPULATION = 50
+GLANCE_BELOW = 0.05
 #: Estimated search seconds from which each further stage is worth its probes.
 TINY = 0.02
 ORIENT_FROM = 0.25
@@ -184,13 +192,16 @@ class Prober:
     once per orientation and switch)."""
 
     def __init__(self, cands: list[Candidate], front_options: dict[str, Any], nof: bool,
-                 scale: int = 1, fronts: dict | None = None):
-        """``scale`` multiplies the nodes drawn at the switch and the population (a finer
-        prober shares a coarser one's ``fronts``)."""
+                 scale: int = 1, fronts: dict | None = None, sampled: int = SAMPLED,
+                 population: int = POPULATION):
+        """``sampled`` nodes drawn at the switch and a ``population`` per level, both times
+        ``scale`` (a finer or coarser prober shares another's ``fronts``)."""
         self.cands = cands
         self.front_options = front_options
         self.nof = nof
         self.scale = scale
+        self.sampled = sampled
+        self.population = population
         self.samplers: dict[int, fila_probe.Sampler] = {}
         self._fronts: dict[tuple[int, str | None], tiling.Front] = {} if fronts is None \
             else fronts
@@ -239,7 +250,7 @@ class Prober:
         search.reset()
         _, _, degrees = dlx.descend(np.full(1, -1, dtype=np.int32), target=1)
         branches = int(degrees[0]) if len(degrees) else 0
-        wanted = SAMPLED * self.scale
+        wanted = self.sampled * self.scale
         draws = wanted if depth == 1 and branches > wanted else \
             (branches if depth == 1 else 2 * wanted)
         rng = np.random.default_rng(SEED)
@@ -294,7 +305,8 @@ class Prober:
         drawn, problems, plan = listed
         fila_total = 0.0
         entries = 0.0
-        population = self.scale * max(POPULATION, SAMPLED * POPULATION // max(len(problems), 1))
+        population = self.scale * max(self.population,
+                                      self.sampled * self.population // max(len(problems), 1))
         sampler = self.samplers.setdefault(population, fila_probe.Sampler(population))
         for problem, weight in zip(problems, drawn.weights):
             letters = option.letters[len(option.letters) - problem.n_pieces:]
@@ -417,6 +429,12 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     if at <= 0 or front.proof is not None:
         return finish(None)
     fill, default = "f" * at, default_letters(first, at)
+    glance = Prober(cands, front_options, use_nof, fronts=prober._fronts,
+                    sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
+    glanced = glance.estimate(Option(0, at, default))
+    if glanced is not None and glanced.seconds < GLANCE_BELOW:
+        prober.made.update(glance.made)
+        return finish(glanced)
     top = best([Option(0, at, default)])
     if top is None:
         return finish(None)
