@@ -11,6 +11,7 @@ import time
 import pytest
 
 import cpkit
+from cpkit.models.edge_matching import BoardSolution
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.engines.edge_matching.auto import em_auto_search as em_auto
@@ -82,7 +83,9 @@ class FakeChain:
 
 
 def entrant(engine: str, total: int, reported: float = 1.0) -> em_auto.Entrant:
-    return em_auto.Entrant(engine, {}, FakeChain(total, reported), [], budget=1)
+    kept: list = []
+    return em_auto.Entrant(engine, {}, FakeChain(total, reported), kept, budget=1,
+                           relay=[kept.append])
 
 
 def test_the_race_goes_on_with_the_least_estimated_time_to_go():
@@ -103,6 +106,39 @@ def test_the_race_ends_when_an_engine_finishes_and_at_the_time_limit():
     decision = em_auto.race([entrant("backtrack", 10**12)], limit=None, time_limit=None,
                             stop=lambda: True)
     assert decision.stopped and decision.interrupted
+
+
+def test_an_engine_that_overruns_its_estimate_is_raced_again():
+    """``cp`` claims a hundred times the share of its tree it has searched, so the race picks
+    it (ten seconds of search) over the brute force (0.2 s); watched, it overruns its estimate
+    and the resumed race lets the brute force finish."""
+    field = [entrant("backtrack", 2 * 10**6), entrant("cp", 10**8, reported=100.0)]
+    began = time.perf_counter()
+    decision = em_auto.race(field, limit=None, time_limit=None, stop=lambda: False)
+    assert decision.winner.engine == "cp" and not decision.finished
+    winner, reason, stopped = em_auto._watch(
+        field, decision, decision.reason, limit=None, time_limit=None, began=began,
+        relay=None, on_progress=None, share=em_auto.RACE_SHARE)
+    assert winner.engine == "backtrack" and stopped == "complete" and "overran" in reason
+    assert time.perf_counter() - began < 3.0
+
+
+def test_the_relay_passes_each_solution_once_and_no_more_than_the_limit():
+    def board(k: int) -> BoardSolution:
+        return BoardSolution(1, 1, (k,), (0,))
+    passed: list[BoardSolution] = []
+    relay = em_auto.Relay(passed.append, limit=3)
+    first, second = entrant("cp", 1), entrant("edges", 1)
+    first.solutions.extend([board(1), board(2)])
+    relay.follow(first)
+    first.relay[0](board(2))
+    relay.leave(first)
+    first.relay[0](board(5))                    # kept, not passed on
+    second.solutions.extend([board(1), board(3)])
+    relay.follow(second)
+    second.relay[0](board(4))
+    assert [b.tiles[0] for b in passed] == [1, 2, 3]
+    assert first.solutions == [board(5)]
 
 
 @pytest.mark.kernel

@@ -18,7 +18,17 @@ board to the next, so the choice is measured on the board itself:
    race has cost ``RACE_SHARE`` of the smallest estimate still to go (or ``MAX_RACE_SECONDS``),
    the engine with that estimate goes on alone, from where it stopped.
 
-Step 3 is what keeps the overhead small on long runs; the race keeps it small on short ones.
+4. **A watch on the decision**: the engine picked goes on alone for ``OVERRUN`` times its
+   estimated time to go (at least as long as the race took).  If it has not finished by then,
+   its estimate was wrong (the depth-first share takes every subtree as the same size, and a
+   tree whose hard part lies to the right fools it): every other engine gets ``MAKE_UP`` of
+   that time, then the race resumes where every engine stands, and the next engine picked
+   goes on alone for at least twice as long as the last.  So the time a wrong pick costs grows
+   geometrically with what the right engine gets: a few times its time at worst.
+   Solutions already printed are not printed again by the next engine (``Relay``).
+
+Step 3 is what keeps the overhead small on long runs; the race keeps it small on short ones;
+step 4 bounds what a wrong decision costs.
 Why the depth-first share and not Knuth's probes (``cpkit.parallel.plan``): measured on the
 paper's boards it estimates the brute force's tree within a factor of two after a few million
 nodes, where 200 probes fell short by 10 to 1,000 times (E_10_13: 1.0 million for 955 million)
@@ -80,6 +90,15 @@ MIN_TURN_SECONDS = 0.03
 STAY_BELOW = 2.0
 #: The smallest share of a turn an engine far behind the leader still gets.
 MIN_WEIGHT = 0.25
+#: The engine the race picked goes on alone for this many times its estimated time to go
+#: before the race resumes (step 4).
+OVERRUN = 2.0
+#: After an overrun, each other engine searches this share of the time the overrunning one
+#: had alone.
+MAKE_UP = 0.5
+#: Solutions printed before a run stops watching its engine (step 4 remembers each, so that the
+#: next engine does not print it again).
+WATCHED_SOLUTIONS = 100_000
 
 
 @dataclass
@@ -189,8 +208,9 @@ def _seconds(x: float) -> str:
 
 
 def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None,
-         stop: Callable[[], bool], share: float = RACE_SHARE) -> Decision:
-    """Run the race (the module docstring, steps 1 to 3)."""
+         stop: Callable[[], bool], share: float = RACE_SHARE, fresh: bool = True) -> Decision:
+    """Run the race (the module docstring, steps 1 to 3; a race resumed by step 4, not
+    ``fresh``, skips the glimpse and the brute force's solo)."""
     began = time.perf_counter()
 
     def out_of_time() -> bool:
@@ -198,15 +218,15 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
                           time.perf_counter() - began >= time_limit)
 
     goal = "reached the limit of solutions" if limit is not None else "finished the search"
-    first = entrants[0]
+    first = entrants[0] if fresh else None
     # A moment for the others first: where edge filtering needs a few dozen nodes (many
     # colours for the size), it is done before the brute force has begun.
-    for e in entrants[1:]:
+    for e in entrants[1:] if fresh else ():
         e.turn(GLIMPSE_SECONDS, limit, out_of_time)
         if e.done(limit):
             return Decision(e, f"{e.label} {goal} first, in {e.seconds:.3f} s",
                             time.perf_counter() - began, True)
-    if first.engine == "backtrack":
+    if first is not None and first.engine == "backtrack":
         # Alone while it looks like finishing soon: on small trees nothing else is faster.
         while not first.done(limit) and not out_of_time() and first.seconds < SOLO_SECONDS[1]:
             first.turn(SOLO_SECONDS[0], limit, out_of_time)
@@ -282,29 +302,19 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     entrants, left_out = _entrants(puzzle, roots, store)
     began = time.perf_counter()
     with InterruptFlag() as interrupt:
-        def stop() -> bool:
-            if on_progress is not None:
-                on_progress({"nodes": sum(e.nodes for e in entrants),
-                             "solutions": max(e.found for e in entrants),
-                             "deepest": max(e.chain.progress()["deepest"] for e in entrants)})
-            return interrupt.raised
-        decision = race(entrants, limit=limit, time_limit=time_limit, stop=stop, share=share)
+        decision = race(entrants, limit=limit, time_limit=time_limit,
+                        stop=_stopper(entrants, on_progress, interrupt), share=share)
     winner = decision.winner
     reason = decision.reason
     if left_out:
         reason += f"; not raced: {'; '.join(left_out)}"
-    figures = {"seconds": round(decision.seconds, 6),
-               "engines": {e.label: {"seconds": round(e.seconds, 6), "nodes": e.nodes,
-                                     "estimated_seconds_left": _finite(e.estimate())}
-                           for e in entrants}}
     if not decision.finished and not decision.stopped and winner.estimate() >= stay_below:
-        return Choice(winner.engine, winner.options, reason, decision.seconds, figures)
+        return Choice(winner.engine, winner.options, reason, decision.seconds,
+                      _race_figures(decision.seconds, entrants))
     # The winner's solutions so far go out, and the rest as they come.
-    if on_solution is not None:
-        for s in winner.solutions:
-            on_solution(s)
-        winner.solutions.clear()
-        winner.relay[0] = on_solution
+    relay = None if on_solution is None else Relay(on_solution, limit)
+    if relay is not None:
+        relay.follow(winner)
     if decision.finished:
         outcome = DriveOutcome(COMPLETE if winner.finished else LIMIT,
                                time.perf_counter() - began)
@@ -312,17 +322,136 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
         outcome = DriveOutcome(INTERRUPTED if decision.interrupted else TIME_LIMIT,
                                time.perf_counter() - began)
     else:
-        left = None if time_limit is None else max(1e-3, time_limit - decision.seconds)
-        room = None if limit is None else limit - winner.found
-        report = None if on_progress is None else (
-            lambda: on_progress(winner.chain.progress()))
-        rest = drive(winner.chain.step, limit=room, time_limit=left, on_progress=report)
-        outcome = DriveOutcome(rest.stop_reason, time.perf_counter() - began)
+        winner, reason, stopped = _watch(entrants, decision, reason, limit=limit,
+                                         time_limit=time_limit, began=began, relay=relay,
+                                         on_progress=on_progress, share=share)
+        outcome = DriveOutcome(stopped, time.perf_counter() - began)
     result = MODULES[winner.engine].result_of(
         puzzle, chain_figures(winner.chain, outcome, winner.solutions, jit), winner.options)
     result.stats.extra["engine_reason"] = reason
-    result.stats.extra["engine_race"] = figures
+    result.stats.extra["engine_race"] = _race_figures(decision.seconds, entrants)
     return result
+
+
+def _stopper(entrants: list[Entrant], on_progress: Callable[[dict[str, int]], None] | None,
+             interrupt: InterruptFlag) -> Callable[[], bool]:
+    """The race's ``stop``: reports progress over every engine, True on Ctrl-C or SIGTERM."""
+    def stop() -> bool:
+        if on_progress is not None:
+            on_progress({"nodes": sum(e.nodes for e in entrants),
+                         "solutions": max(e.found for e in entrants),
+                         "deepest": max(e.chain.progress()["deepest"] for e in entrants)})
+        return interrupt.raised
+    return stop
+
+
+def _race_figures(seconds: float, entrants: list[Entrant]) -> dict[str, Any]:
+    return {"seconds": round(seconds, 6),
+            "engines": {e.label: {"seconds": round(e.seconds, 6), "nodes": e.nodes,
+                                  "estimated_seconds_left": _finite(e.estimate())}
+                        for e in entrants}}
+
+
+class Relay:
+    """Passes the solutions of the engine the run follows to the caller, each once and at most
+    ``limit`` in all: after step 4 switches engines, the next one finds again what the last
+    one printed.  It remembers what it passed on (up to ``WATCHED_SOLUTIONS``)."""
+
+    def __init__(self, on_solution: Callable[[BoardSolution], None], limit: int | None):
+        self.on_solution = on_solution
+        self.limit = limit
+        self.passed = 0
+        self.seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+    @property
+    def watching(self) -> bool:
+        """Whether a switch of engines can still be relayed without repeats."""
+        return len(self.seen) < WATCHED_SOLUTIONS
+
+    def follow(self, entrant: Entrant) -> None:
+        """Relay ``entrant``'s solutions: those it kept so far, and the next as they come."""
+        kept = list(entrant.solutions)
+        entrant.solutions.clear()
+        entrant.relay[0] = self.pass_on
+        for solution in kept:
+            self.pass_on(solution)
+
+    @staticmethod
+    def leave(entrant: Entrant) -> None:
+        """Keep ``entrant``'s solutions again (it may be followed again later)."""
+        entrant.relay[0] = entrant.solutions.append
+
+    def pass_on(self, solution: BoardSolution) -> None:
+        key = (solution.tiles, solution.rotations)
+        if key in self.seen or (self.limit is not None and self.passed >= self.limit):
+            return
+        if self.watching:
+            self.seen.add(key)
+        self.passed += 1
+        self.on_solution(solution)
+
+
+def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: int | None,
+           time_limit: float | None, began: float, relay: Relay | None,
+           on_progress: Callable[[dict[str, int]], None] | None,
+           share: float) -> tuple[Entrant, str, str]:
+    """Step 4: the decision's engine alone for ``OVERRUN`` times its estimated time to go; if
+    it has not finished, the race resumes, and so on.  Returns the engine that ended the run,
+    the reason it ran, and how the run stopped."""
+    winner = decision.winner
+    last = 0.0                              # the last window alone, after an overrun
+
+    def remaining() -> float | None:
+        return None if time_limit is None else \
+            max(1e-3, time_limit - (time.perf_counter() - began))
+
+    while True:
+        left = remaining()
+        window = left
+        if relay is None or relay.watching:
+            allowance = max(OVERRUN * winner.estimate(), decision.seconds, MIN_TURN_SECONDS,
+                            2 * last)
+            if left is None or allowance < left:
+                window = allowance
+        room = None if limit is None else limit - winner.found
+        report = None if on_progress is None else (
+            lambda w=winner: on_progress(w.chain.progress()))
+        alone = time.perf_counter()
+        rest = drive(winner.chain.step, limit=room, time_limit=window, on_progress=report)
+        winner.seconds += time.perf_counter() - alone
+        if rest.stop_reason != TIME_LIMIT or window == left:
+            return winner, reason, rest.stop_reason
+        last = window
+        with InterruptFlag() as interrupt:
+            stop = _stopper(entrants, on_progress, interrupt)
+            finish_by = None if time_limit is None else began + time_limit
+
+            def out_of_time() -> bool:
+                return stop() or (finish_by is not None and time.perf_counter() >= finish_by)
+
+            made_up = None
+            for e in entrants:
+                if e is not winner and not e.done(limit) and not out_of_time():
+                    e.turn(MAKE_UP * window, limit, out_of_time)
+                    if e.done(limit):
+                        made_up = e
+                        break
+            if made_up is not None:
+                decision = Decision(made_up, f"{made_up.label} finished in its make-up turn "
+                                    f"({_describe(entrants)})", 0.0, True)
+            else:
+                decision = race(entrants, limit=limit, time_limit=remaining(), stop=stop,
+                                share=share, fresh=False)
+        reason += (f"; {winner.label} overran its window of {window:.2f} s, so the others "
+                   f"had their turns: {decision.reason}")
+        if relay is not None and decision.winner is not winner:
+            relay.leave(winner)
+            relay.follow(decision.winner)
+        winner = decision.winner
+        if decision.finished:
+            return winner, reason, COMPLETE if winner.finished else LIMIT
+        if decision.stopped:
+            return winner, reason, INTERRUPTED if decision.interrupted else TIME_LIMIT
 
 
 def choose(puzzle: EdgeMatchingPuzzle, *, workers: int, **options: Any) -> Result | Choice:
