@@ -19,7 +19,8 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
 3. **Stages**, each only if the estimated search is long enough for its probes to pay: a
    glance (a coarse estimate of the default schedule on the geometric first orientation;
-   under ``GLANCE_BELOW`` seconds that is what runs), the default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
+   under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, that is what runs), the default
+   schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
    for the last three pieces, in 3D) on the geometric first orientation, and F alone there
    over ``TINY`` seconds; over
    ``ORIENT_FROM`` seconds, F alone on every orientation, then the default on the best (E,
@@ -65,11 +66,14 @@ POPULATION = 200
 SAMPLED = 8
 #: The glance: one estimate of the default configuration from this many nodes at the switch
 #: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
-#: is searched so configured at once: on the Soma cube (13 ms of search) the full estimate cost
-#: 7 ms, and no choice could win that back.
+#: (``GLANCE_BELOW_FLAT`` for a flat one, whose next stage starts at ``ORIENT_FROM``: the glance
+#: comes within a factor of two of the full estimate on the bundled puzzles) is searched so
+#: configured at once: on the Soma cube (3 ms of search) the full estimate cost 4 ms, on the
+#: 15 x 4 (75 ms) 6 ms, and no choice could win that back.
 GLANCE_SAMPLED = 2
 GLANCE_POPULATION = 50
 GLANCE_BELOW = 0.05
+GLANCE_BELOW_FLAT = 0.125
 #: Estimated search seconds from which each further stage is worth its probes.
 TINY = 0.02
 ORIENT_FROM = 0.25
@@ -432,7 +436,8 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     glance = Prober(cands, front_options, use_nof, fronts=prober._fronts,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
     glanced = glance.estimate(Option(0, at, default))
-    if glanced is not None and glanced.seconds < GLANCE_BELOW:
+    if glanced is not None and \
+            glanced.seconds < (GLANCE_BELOW_FLAT if default == fill else GLANCE_BELOW):
         prober.made.update(glance.made)
         return finish(glanced)
     top = best([Option(0, at, default)])
