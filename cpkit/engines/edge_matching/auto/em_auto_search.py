@@ -29,6 +29,7 @@ board to the next, so the choice is measured on the board itself:
 
 Step 3 is what keeps the overhead small on long runs; the race keeps it small on short ones;
 step 4 bounds what a wrong decision costs.
+
 Why the depth-first share and not Knuth's probes (``cpkit.parallel.plan``): measured on the
 paper's boards it estimates the brute force's tree within a factor of two after a few million
 nodes, where 200 probes fell short by 10 to 1,000 times (E_10_13: 1.0 million for 955 million)
