@@ -115,7 +115,7 @@ EDGES_COUNTED = ("propagated", "failed_nodes", "shave_trials", "shave_removed")
     ("gen_4_b2i3_s2.txt", {}),
     ("gen_5x4_b3i4_s1.txt", {"shave": 2}),
     ("gen_5_b3i4_s3.txt", {"alldifferent": True, "branching": "min-domain"}),
-    ("gen_6_b4i5_s3.txt", {"tiles": False, "shave": "all"}),
+    ("gen_5_b3i4_s3.txt", {"tiles": False, "shave": "all"}),
 ])
 def test_the_edges_engine_checked_at_every_node_counts_the_same(monkeypatch, name, options):
     puzzle = read_edge_matching(INSTANCES / name)
