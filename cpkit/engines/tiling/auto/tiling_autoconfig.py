@@ -31,7 +31,7 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    one level deeper at a time while that pays (DLX's min-fit over cells and pieces prunes the
    top of the tree better than FILA's cell heuristics: polycube hands over with ten pieces
    left); over ``SCHEDULE_FROM``, E, or S, down to a level and F below, the level found by a
-   climb from three levels of F; over ``REFINE_FROM``, the closest options estimated again,
+   climb (``climbs``); over ``REFINE_FROM``, the closest options estimated again,
    ``REFINE_SCALE`` times as finely, and the finer estimates decide.
 
 Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
@@ -84,7 +84,7 @@ REFINE_FROM = 2.0
 #: The refinement re-estimates the options within this factor of the best (at most
 #: ``REFINED``), drawing ``REFINE_SCALE`` times as many nodes, each population as much larger.
 REFINE_WITHIN = 1.3
-REFINED = 2
+REFINED = 3
 REFINE_SCALE = 2
 #: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
 #: configuration), where the schedule stage starts its climbs.
@@ -378,9 +378,16 @@ def climb(prober: Prober, base: Option, letter: str, start: int) -> Estimate | N
     return here
 
 
-def climbs(prober: Prober, top: Estimate, start: int) -> Estimate:
-    """``top``, or the best of the E and the S climbs from it if better."""
-    found = [top] + [climb(prober, top.option, letter, start) for letter in "es"]
+def climbs(prober: Prober, top: Estimate) -> Estimate:
+    """``top``, or the best of the E and the S climbs from it if better.  E's climb starts
+    from the default 3D schedule (``DEFAULT_F_LEVELS`` of F, most often estimated already);
+    S's from one level of S, where its estimates are cheapest: each level of S is a fit check
+    per candidate image at every node, in the probes as in the search (on the 2 x 4 x 8 box
+    the climb from three levels of F took nine estimates and 0.17 s to end at two levels of
+    S)."""
+    at = top.option.fila_at
+    found = [top, climb(prober, top.option, "e", min(DEFAULT_F_LEVELS, at)),
+             climb(prober, top.option, "s", max(at - 1, 0))]
     return min((e for e in found if e is not None), key=lambda e: e.seconds)
 
 
@@ -471,12 +478,13 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
                 break
             top = deeper
     if top.seconds >= SCHEDULE_FROM:
-        top = climbs(prober, top, min(DEFAULT_F_LEVELS, top.option.fila_at))
+        top = climbs(prober, top)
     if top.seconds >= REFINE_FROM:
         # The estimates are skewed (most fall short of their mean, a few far above it), so
         # options that came close are estimated again, more finely, and the finer estimates
-        # decide: S then F on the 2 x 4 x 8 box was estimated under F alone (3.1 s against
-        # 4.1 s) and took more (5.3 s against 4.35 s).
+        # decide: S for one or two levels then F on the 2 x 4 x 8 box was estimated under F
+        # alone (3.1 and 3.4 s against 4.1 s) and took more (4.65 s against 4.2 s); finer,
+        # 6.1 and 6.0 s against 5.1 s.  Three options, not two: F alone came third.
         close = sorted((e for e in prober.made.values()
                         if e is not None and e.seconds <= REFINE_WITHIN * top.seconds),
                        key=lambda e: e.seconds)[:REFINED]
