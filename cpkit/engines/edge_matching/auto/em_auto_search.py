@@ -7,11 +7,17 @@ ColorPair engine (``cp``), each 10 to 50 times dearer, and wins on the 7 x 7 to 
 with few colours; ``cp`` sits in between.  Their trees differ by orders of magnitude from one
 board to the next, so the choice is measured on the board itself:
 
-1. **The brute force alone** for a moment (``SOLO_SECONDS``): most small boards end there.
+1. **A glimpse of every engine, then the brute force alone** (``GLIMPSE_SECONDS``,
+   ``SOLO_SECONDS``): most small boards end there.  The solo's turns double from the glimpse;
+   after each, an engine whose estimated time to go (step 3) is ``RIVAL_MARGIN`` times below
+   the brute force's gets a turn as long, and ends the solo if it still is: where edge
+   filtering races through its tree (many frame colours for the inner ones) it searches after
+   a few milliseconds instead of waiting out the brute force's solo.
 2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
-   from round to round), one after the other in this process (every numba search here is a
-   resumable state machine, so nothing is lost between turns).  An engine that finishes (or
-   reaches the ``limit`` of solutions) wins: its result is exact, whatever the others did.
+   from round to round), one after the other in this process, the least estimated time to go
+   first (every numba search here is a resumable state machine, so nothing is lost between
+   turns).  An engine that finishes (or reaches the ``limit`` of solutions) wins: its result
+   is exact, whatever the others did.
 3. **A decision**: each engine's time to finish is estimated from how much of its tree it has
    searched (``RootChain.explored``: the depth-first position read as a share of the tree,
    every subtree taken as the same size), the seconds it spent divided by that share.  Once the
@@ -278,7 +284,8 @@ def _opening(entrants: list[Entrant], limit: int | None,
     turn = GLIMPSE_SECONDS
     while not out_of_time() and first.seconds < SOLO_SECONDS[1]:
         ahead = first.estimate()
-        if first.seconds >= SOLO_SECONDS[0] and ahead > first.seconds:
+        if first.seconds >= SOLO_SECONDS[0] and ahead > first.seconds and \
+                any(e.estimate() < RIVAL_MARGIN * ahead for e in entrants[1:]):
             return None                 # a long tree: the rounds will tell
         turn = min(SOLO_SECONDS[0], 2 * turn)
         first.turn(turn, limit, out_of_time)
