@@ -12,7 +12,8 @@ board to the next, so the choice is measured on the board itself:
    after each, an engine whose estimated time to go (step 3) is ``RIVAL_MARGIN`` times below
    the brute force's gets a turn as long, and ends the solo if it still is: where edge
    filtering races through its tree (many frame colours for the inner ones) it searches after
-   a few milliseconds instead of waiting out the brute force's solo.
+   a few milliseconds instead of waiting out the brute force's solo; where the brute force
+   leads every other engine's estimate by that margin, its solo goes on to its longest.
 2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
    from round to round), one after the other in this process, the least estimated time to go
    first (every numba search here is a resumable state machine, so nothing is lost between
@@ -77,8 +78,9 @@ FIRST_NODES = {"backtrack": 1 << 14, "cp": 1 << 9, "edges": 1 << 4}
 MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
 #: The brute force's solo: turns doubling from ``GLIMPSE_SECONDS`` up to the first figure, at
 #: most the second figure in all; past the first figure it stops once its estimated time to go
-#: exceeds the time it has spent.  It ends most boards of a few million nodes, faster than
-#: anything else could.
+#: exceeds the time it has spent, unless that is ``RIVAL_MARGIN`` times below every other
+#: engine's (their estimates after a glimpse fall short on long trees more often than not).
+#: It ends most boards of a few million nodes, faster than anything else could.
 SOLO_SECONDS = (0.02, 0.2)
 #: Each engine's turn in the first round of the race; every round doubles it, up to the last.
 FIRST_QUANTUM = 0.01
