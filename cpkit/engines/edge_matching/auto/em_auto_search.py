@@ -13,7 +13,8 @@ board to the next, so the choice is measured on the board itself:
    the brute force's gets a turn as long, and ends the solo if it still is: where edge
    filtering races through its tree (many frame colours for the inner ones) it searches after
    a few milliseconds instead of waiting out the brute force's solo; where the brute force
-   leads every other engine's estimate by that margin, its solo goes on to its longest.
+   looks like ending within its solo and leads every other engine's estimate by that margin,
+   the solo goes on.
 2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
    from round to round), one after the other in this process, the least estimated time to go
    first (every numba search here is a resumable state machine, so nothing is lost between
@@ -78,8 +79,8 @@ FIRST_NODES = {"backtrack": 1 << 14, "cp": 1 << 9, "edges": 1 << 4}
 MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
 #: The brute force's solo: turns doubling from ``GLIMPSE_SECONDS`` up to the first figure, at
 #: most the second figure in all; past the first figure it stops once its estimated time to go
-#: exceeds the time it has spent, unless that is ``RIVAL_MARGIN`` times below every other
-#: engine's (their estimates after a glimpse fall short on long trees more often than not).
+#: exceeds the time it has spent, unless it is under the second figure and ``RIVAL_MARGIN``
+#: times below every other engine's (the brute force looks like ending within its solo).
 #: It ends most boards of a few million nodes, faster than anything else could.
 SOLO_SECONDS = (0.02, 0.2)
 #: Each engine's turn in the first round of the race; every round doubles it, up to the last.
@@ -286,8 +287,9 @@ def _opening(entrants: list[Entrant], limit: int | None,
     turn = GLIMPSE_SECONDS
     while not out_of_time() and first.seconds < SOLO_SECONDS[1]:
         ahead = first.estimate()
-        if first.seconds >= SOLO_SECONDS[0] and ahead > first.seconds and \
-                any(e.estimate() < RIVAL_MARGIN * ahead for e in entrants[1:]):
+        if first.seconds >= SOLO_SECONDS[0] and ahead > first.seconds and (
+                ahead > SOLO_SECONDS[1] or
+                any(e.estimate() < RIVAL_MARGIN * ahead for e in entrants[1:])):
             return None                 # a long tree: the rounds will tell
         turn = min(SOLO_SECONDS[0], 2 * turn)
         first.turn(turn, limit, out_of_time)
