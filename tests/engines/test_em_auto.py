@@ -57,6 +57,21 @@ def test_auto_hands_out_the_winners_solutions_once_each():
     assert solve(puzzle, first=True, count_only=True).count == 1
 
 
+def test_auto_gives_edge_filtering_its_turn_before_the_brute_force_has_searched_long():
+    """On a 7 x 7 board with 8 frame colours and 6 inner ones edge filtering ends the count in
+    about a thousand nodes (15 ms here), the brute force needs 15 million (0.5 s): ``auto``
+    answers with ``edges``, and by then the brute force has searched under a tenth of its tree
+    (a solo that ignored the others' estimates ran it for 0.2 s, 6 million nodes).  Nodes, not
+    seconds: a loaded machine slows both engines alike."""
+    puzzle = generate(7, border_colours=8, inner_colours=6, seed=1)
+    brute = solve(puzzle, engine="backtrack", count_only=True)
+    auto = solve(puzzle, count_only=True)
+    assert auto.complete and auto.count == brute.count
+    assert auto.engine == "edges", auto.stats.extra["engine_reason"]
+    raced = auto.stats.extra["engine_race"]["engines"]["backtrack"]["nodes"]
+    assert raced < brute.stats.nodes / 10
+
+
 class FakeChain:
     """A search of ``total`` nodes, each taking ``NODE_SECONDS``, that reports the share of its
     tree done as ``reported`` times the truth (an estimate that errs)."""
@@ -110,9 +125,9 @@ def test_the_race_ends_when_an_engine_finishes_and_at_the_time_limit():
 
 def test_an_engine_that_overruns_its_estimate_is_raced_again():
     """``cp`` claims a hundred times the share of its tree it has searched, so the race picks
-    it (ten seconds of search) over the brute force (0.2 s); watched, it overruns its estimate
-    and the resumed race lets the brute force finish."""
-    field = [entrant("backtrack", 2 * 10**6), entrant("cp", 10**8, reported=100.0)]
+    it (ten seconds of search) over the brute force (0.5 s: more than its solo); watched, it
+    overruns its estimate and the resumed race lets the brute force finish."""
+    field = [entrant("backtrack", 5 * 10**6), entrant("cp", 10**8, reported=100.0)]
     began = time.perf_counter()
     decision = em_auto.race(field, limit=None, time_limit=None, stop=lambda: False)
     assert decision.winner.engine == "cp" and not decision.finished

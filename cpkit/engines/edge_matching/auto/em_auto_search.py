@@ -7,11 +7,19 @@ ColorPair engine (``cp``), each 10 to 50 times dearer, and wins on the 7 x 7 to 
 with few colours; ``cp`` sits in between.  Their trees differ by orders of magnitude from one
 board to the next, so the choice is measured on the board itself:
 
-1. **The brute force alone** for a moment (``SOLO_SECONDS``): most small boards end there.
+1. **A glimpse of every engine, then the brute force alone** (``GLIMPSE_SECONDS``,
+   ``SOLO_SECONDS``): most small boards end there.  The solo's turns double from the glimpse;
+   after each, an engine whose estimated time to go (step 3) is ``RIVAL_MARGIN`` times below
+   the brute force's gets a turn as long, and ends the solo if it still is: where edge
+   filtering races through its tree (many frame colours for the inner ones) it searches after
+   a few milliseconds instead of waiting out the brute force's solo; where the brute force
+   looks like ending within its solo and leads every other engine's estimate by that margin,
+   the solo goes on.
 2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
-   from round to round), one after the other in this process (every numba search here is a
-   resumable state machine, so nothing is lost between turns).  An engine that finishes (or
-   reaches the ``limit`` of solutions) wins: its result is exact, whatever the others did.
+   from round to round), one after the other in this process, the least estimated time to go
+   first (every numba search here is a resumable state machine, so nothing is lost between
+   turns).  An engine that finishes (or reaches the ``limit`` of solutions) wins: its result
+   is exact, whatever the others did.
 3. **A decision**: each engine's time to finish is estimated from how much of its tree it has
    searched (``RootChain.explored``: the depth-first position read as a share of the tree,
    every subtree taken as the same size), the seconds it spent divided by that share.  Once the
@@ -69,9 +77,11 @@ CANDIDATES: tuple[tuple[str, dict[str, Any]], ...] = (
 #: to 200,000 nodes a second, the brute force 50 million), so that no turn overshoots.
 FIRST_NODES = {"backtrack": 1 << 14, "cp": 1 << 9, "edges": 1 << 4}
 MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
-#: The brute force alone first, in turns of the first figure, while its estimated time to go
-#: is below the time it has spent (and the first figure), at most the second figure: it ends
-#: most boards of a few million nodes, faster than anything else could.
+#: The brute force's solo: turns doubling from ``GLIMPSE_SECONDS`` up to the first figure, at
+#: most the second figure in all; past the first figure it stops once its estimated time to go
+#: exceeds the time it has spent, unless it is under the second figure and ``RIVAL_MARGIN``
+#: times below every other engine's (the brute force looks like ending within its solo).
+#: It ends most boards of a few million nodes, faster than anything else could.
 SOLO_SECONDS = (0.02, 0.2)
 #: Each engine's turn in the first round of the race; every round doubles it, up to the last.
 FIRST_QUANTUM = 0.01
@@ -80,8 +90,14 @@ LAST_QUANTUM = 0.25
 RACE_SHARE = 0.2
 #: ... and in any case after this long (the estimates are good enough by then).
 MAX_RACE_SECONDS = 10.0
-#: Before the brute force's solo, each other engine's first turn.
+#: Every engine's first turn (the glimpse), the brute force's first: a board that one of them
+#: ends in under a millisecond costs no more than the glimpses.
 GLIMPSE_SECONDS = 0.0005
+#: During the solo, an engine whose estimated time to go is this many times below the brute
+#: force's gets a turn as long as the brute force's last; still this far below after it, it
+#: ends the solo.  (Estimates after a few milliseconds err by a factor of two or three either
+#: way: the margin keeps a lucky glimpse from costing the brute force's small boards much.)
+RIVAL_MARGIN = 1.5
 #: A leader this many times ahead of the runner-up ends the race this many times sooner.
 MAX_LEAD = 10.0
 #: An engine is not judged before it has searched this long.
@@ -219,27 +235,19 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
                           time.perf_counter() - began >= time_limit)
 
     goal = "reached the limit of solutions" if limit is not None else "finished the search"
-    first = entrants[0] if fresh else None
-    # A moment for the others first: where edge filtering needs a few dozen nodes (many
-    # colours for the size), it is done before the brute force has begun.
-    for e in entrants[1:] if fresh else ():
-        e.turn(GLIMPSE_SECONDS, limit, out_of_time)
-        if e.done(limit):
-            return Decision(e, f"{e.label} {goal} first, in {e.seconds:.3f} s",
-                            time.perf_counter() - began, True)
-    if first is not None and first.engine == "backtrack":
-        # Alone while it looks like finishing soon: on small trees nothing else is faster.
-        while not first.done(limit) and not out_of_time() and first.seconds < SOLO_SECONDS[1]:
-            first.turn(SOLO_SECONDS[0], limit, out_of_time)
-            if first.estimate() > max(SOLO_SECONDS[0], first.seconds):
-                break
-        if first.done(limit):
-            return Decision(first, f"the brute force {goal} first, in {first.seconds:.3f} s",
+    if fresh:
+        early = _opening(entrants, limit, out_of_time)
+        if early is not None:
+            e, how = early
+            return Decision(e, f"{e.label} {goal} first, {how}, in {e.seconds:.3f} s",
                             time.perf_counter() - began, True)
     quantum = FIRST_QUANTUM
     while True:
         lead = min(e.estimate() for e in entrants)
-        for e in entrants:
+        # The most promising first: an engine about to finish ends the race before the others'
+        # turns (sorted is stable: the candidates' order among equals, and before anything is
+        # known).
+        for e in sorted(entrants, key=lambda e: e.estimate()):
             if out_of_time():
                 break
             e.turn(quantum * _weight(e.estimate(), lead), limit, out_of_time)
@@ -251,7 +259,7 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             best = min(entrants, key=lambda e: (-e.found, e.estimate()))
             return Decision(best, f"stopped during the race ({_describe(entrants)})", spent,
                             False, stopped=True, interrupted=stop())
-        ranked = sorted(entrants, key=Entrant.estimate)
+        ranked = sorted(entrants, key=lambda e: e.estimate())
         best, left = ranked[0], ranked[0].estimate()
         # Judge once every engine has had a fair turn, or one is about to finish.
         ready = left < MIN_TURN_SECONDS or all(e.seconds >= MIN_TURN_SECONDS for e in entrants)
@@ -261,6 +269,41 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             return Decision(best, f"{best.label} has the least estimated time to go after a "
                                   f"{spent:.2f} s race ({_describe(entrants)})", spent, False)
         quantum = min(LAST_QUANTUM, quantum * 2)
+
+
+def _opening(entrants: list[Entrant], limit: int | None,
+             out_of_time: Callable[[], bool]) -> tuple[Entrant, str] | None:
+    """The race's first steps (the module docstring, step 1): every engine a glimpse, the brute
+    force first, then the brute force alone in doubling turns while it looks like finishing
+    soon and no other engine looks like finishing sooner.  The engine that ended the run and
+    how, or None: the rounds go on."""
+    for e in entrants:
+        e.turn(GLIMPSE_SECONDS, limit, out_of_time)
+        if e.done(limit):
+            return e, "in its glimpse"
+    first = entrants[0]
+    if first.engine != "backtrack":
+        return None
+    turn = GLIMPSE_SECONDS
+    while not out_of_time() and first.seconds < SOLO_SECONDS[1]:
+        ahead = first.estimate()
+        if first.seconds >= SOLO_SECONDS[0] and ahead > first.seconds and (
+                ahead > SOLO_SECONDS[1] or
+                any(e.estimate() < RIVAL_MARGIN * ahead for e in entrants[1:])):
+            return None                 # a long tree: the rounds will tell
+        turn = min(SOLO_SECONDS[0], 2 * turn)
+        first.turn(turn, limit, out_of_time)
+        if first.done(limit):
+            return first, "alone"
+        ahead = first.estimate()
+        for e in entrants[1:]:
+            if RIVAL_MARGIN * e.estimate() < ahead and not out_of_time():
+                e.turn(turn, limit, out_of_time)
+                if e.done(limit):
+                    return e, "in a turn beside the brute force's"
+                if RIVAL_MARGIN * e.estimate() < ahead:
+                    return None         # still ahead after a turn as long: race now
+    return None
 
 
 def _weight(estimate: float, lead: float) -> float:
