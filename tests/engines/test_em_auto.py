@@ -138,6 +138,38 @@ def test_an_engine_that_overruns_its_estimate_is_raced_again():
     assert time.perf_counter() - began < 3.0
 
 
+def test_an_estimate_that_falls_short_is_scaled_by_how_far():
+    """``cp`` claims ten times the share of its tree it has searched: alone for twice its
+    estimated time to go, it does not finish, and its estimates are from then on twice as long
+    as its share says (E_9_11: edge filtering estimated 0.36 s to go, overran 0.71 s, then
+    0.4 s to go again, and was picked again over a brute force that needed 0.4 s)."""
+    cp = entrant("cp", 10**7, reported=10.0)
+    cp.turn(0.02, None, lambda: False)
+    promised = cp.estimate()
+    outcome = em_auto._alone(cp, 2 * promised, None, None)
+    assert outcome.stop_reason == "time_limit" and not cp.finished
+    assert cp.skew == pytest.approx(2.0)
+    share = cp.chain.explored()
+    assert cp.estimate() == pytest.approx(2.0 * (cp.seconds / share - cp.seconds))
+
+
+def test_after_an_overrun_the_most_promising_engine_makes_up_first():
+    """``cp``, picked, overruns its window; of the others, edge filtering (a short tree) takes
+    its make-up turn first and finishes there, before the brute force (a hundred seconds to go)
+    has searched again."""
+    field = [entrant("backtrack", 10**9), entrant("cp", 10**7, reported=20.0),
+             entrant("edges", 2 * 10**5)]
+    for e in field:
+        e.turn(0.005, None, lambda: False)
+    brute_force_seconds = field[0].seconds
+    decision = em_auto.Decision(field[1], "cp picked", 0.0, False)
+    winner, reason, stopped = em_auto._watch(
+        field, decision, decision.reason, limit=None, time_limit=None,
+        began=time.perf_counter(), relay=None, on_progress=None, share=em_auto.RACE_SHARE)
+    assert winner.engine == "edges" and stopped == "complete" and "make-up" in reason
+    assert field[0].seconds == brute_force_seconds
+
+
 def test_the_relay_passes_each_solution_once_and_no_more_than_the_limit():
     def board(k: int) -> BoardSolution:
         return BoardSolution(1, 1, (k,), (0,))
