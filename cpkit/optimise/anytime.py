@@ -31,13 +31,16 @@ from ..models.edge_matching import EdgeMatchingPuzzle
 from . import _board_kernel as board_kernel
 from . import _scan_kernel as scan
 from ._rng import below, new_state
+from .exact import refill_exact
 from .neighbourhoods import (Lists, broken_cells, reassign_independent, refill_region,
                              run_scan, window)
 from .schedule import Schedule
 from .tables import Tables, compile_tables
 
 OBJECTIVES = ("edges", "tiles")
-METHODS = ("scan", "assign", "refill")
+METHODS = ("scan", "assign", "refill", "exact")
+#: The moves on the best board (``METHODS`` but the scan).
+MOVES = ("assign", "refill", "exact")
 
 #: Placements per kernel call: about a tenth of a second.
 SLICE_NODES = 1_000_000
@@ -47,7 +50,7 @@ SLICE_NODES = 1_000_000
 class Config:
     """What a worker does (``methods``: a subset of ``METHODS``, for ablation studies)."""
 
-    methods: tuple[str, ...] = METHODS
+    methods: tuple[str, ...] = ("scan", "assign", "refill")
     schedule: Schedule | None = None          # None: ``Schedule.for_board``
     restart_nodes: int = 50_000_000          # then the scan starts again from the top
     stuck_nodes: int = 500_000                # no break zone reached in as many: restart
@@ -58,6 +61,9 @@ class Config:
     refill_rows: int = 3
     refill_columns: int = 4
     refill_nodes: int = 20_000
+    exact_rows: int = 5                       # the window CP-SAT refills (``exact``)
+    exact_columns: int = 5
+    exact_seconds: float = 1.0                # CP-SAT's time limit per move
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -83,6 +89,9 @@ class Figures:
     boards: int = 0                 # full boards the scan completed
     moves: int = 0
     gains: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METHODS})
+    exact_moves: int = 0            # CP-SAT refills, of which proved optimal, and their time
+    exact_optimal: int = 0
+    exact_seconds: float = 0.0
 
 
 class Anytime:
@@ -155,7 +164,7 @@ class Anytime:
 
     def _moves_due(self) -> bool:
         c = self.config
-        if self.best is None or not ({"assign", "refill"} & set(c.methods)):
+        if self.best is None or not (set(MOVES) & set(c.methods)):
             return False
         if "scan" not in c.methods:
             return True
@@ -230,7 +239,7 @@ class Anytime:
     def _move(self) -> None:
         """One move on a copy of the best board; kept if at least as good."""
         c = self.config
-        moves = [m for m in ("assign", "refill") if m in c.methods]
+        moves = [m for m in MOVES if m in c.methods and not (self.holes and m == "exact")]
         method = moves[below(self.rng, len(moves))]
         board = self.best.copy()
         if method == "assign":
@@ -241,15 +250,29 @@ class Anytime:
             if cells.size == 0:
                 return
             centre = int(cells[below(self.rng, cells.size)])
-            region = window(self.tables, self.rng, centre, c.refill_rows, c.refill_columns)
-            board, _ = refill_region(self.tables, self.lists, board, region, c.refill_nodes,
-                                     self.holes)
+            if method == "exact":
+                region = window(self.tables, self.rng, centre, c.exact_rows, c.exact_columns)
+                board = self._exact(board, region)
+            else:
+                region = window(self.tables, self.rng, centre, c.refill_rows, c.refill_columns)
+                board, _ = refill_region(self.tables, self.lists, board, region,
+                                         c.refill_nodes, self.holes)
         self.figures.moves += 1
         score = self.score(board)
         if score > self.best_score:
             self.offer(board, method)
         elif score == self.best_score:
             self.best = board                # drift over the plateau
+
+    def _exact(self, board: np.ndarray, region: np.ndarray) -> np.ndarray:
+        """``board`` with ``region`` refilled by CP-SAT (``exact.refill_exact``)."""
+        outcome = refill_exact(self.tables, board, region, self.config.exact_seconds,
+                               below(self.rng, 1 << 30))
+        f = self.figures
+        f.exact_moves += 1
+        f.exact_optimal += int(outcome.optimal)
+        f.exact_seconds += outcome.seconds
+        return outcome.board
 
     def _spare(self, board: np.ndarray) -> np.ndarray:
         """The tiles the board leaves out (holes mode)."""
@@ -263,7 +286,8 @@ class Anytime:
         f = self.figures
         return {"score": self.best_score, "nodes": f.nodes, "moves": f.moves,
                 "restarts": f.restarts, "boards": f.boards, "seconds": self.seconds,
-                "best_at": self.best_at, "gains": dict(f.gains)}
+                "best_at": self.best_at, "gains": dict(f.gains), "exact_moves": f.exact_moves,
+                "exact_optimal": f.exact_optimal, "exact_seconds": f.exact_seconds}
 
     def snapshot(self) -> bytes:
         """The whole state as bytes (``restore`` takes it back)."""
