@@ -9,7 +9,9 @@ A worker is seeded and deterministic given its seed and the work it is given.  I
   (``Schedule.aiming_at``) and the scan restarts.
 - **moves** (large-neighbourhood search on the best board, ``neighbourhoods``): an optimal
   reassignment of pairwise non-adjacent cells, and a refill of a window around a break by the
-  scan kernel; equally good results are kept, so the board drifts over its plateau.
+  scan kernel; equally good results are kept, so the board drifts over its plateau.  The
+  ``exact`` move (off by default) refills a window by CP-SAT (``exact``), within
+  ``exact_share`` of the moves' time.
 
 ``objective`` "edges" maximises the matched edges of a full board; "tiles" the tiles placed
 with no mismatch (the scan then leaves cells empty instead of breaking edges: holes).
@@ -64,6 +66,7 @@ class Config:
     exact_rows: int = 5                       # the window CP-SAT refills (``exact``)
     exact_columns: int = 5
     exact_seconds: float = 1.0                # CP-SAT's time limit per move
+    exact_share: float = 0.5                  # of the moves' time, when others are on too
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -89,7 +92,7 @@ class Figures:
     boards: int = 0                 # full boards the scan completed
     moves: int = 0
     gains: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METHODS})
-    exact_moves: int = 0            # CP-SAT refills, of which proved optimal, and their time
+    exact_moves: int = 0            # CP-SAT refills, those proved optimal, their whole time
     exact_optimal: int = 0
     exact_seconds: float = 0.0
 
@@ -164,7 +167,7 @@ class Anytime:
 
     def _moves_due(self) -> bool:
         c = self.config
-        if self.best is None or not (set(MOVES) & set(c.methods)):
+        if self.best is None or not self._moves():
             return False
         if "scan" not in c.methods:
             return True
@@ -239,8 +242,7 @@ class Anytime:
     def _move(self) -> None:
         """One move on a copy of the best board; kept if at least as good."""
         c = self.config
-        moves = [m for m in MOVES if m in c.methods and not (self.holes and m == "exact")]
-        method = moves[below(self.rng, len(moves))]
+        method = self._pick_move()
         board = self.best.copy()
         if method == "assign":
             spare = self._spare(board) if self.holes else None
@@ -264,14 +266,31 @@ class Anytime:
         elif score == self.best_score:
             self.best = board                # drift over the plateau
 
+    def _pick_move(self) -> str:
+        """The exact refill while it has taken less than ``exact_share`` of the moves' time
+        (one takes about as long as thousands of the others), else another at random."""
+        moves = self._moves()
+        if "exact" in moves:
+            moves.remove("exact")
+            if not moves or \
+                    self.figures.exact_seconds < self.config.exact_share * self._move_seconds:
+                return "exact"
+        return moves[below(self.rng, len(moves))]
+
+    def _moves(self) -> list[str]:
+        """The moves of ``methods`` this worker makes (no exact refill of holes)."""
+        return [m for m in MOVES if m in self.config.methods and not
+                (self.holes and m == "exact")]
+
     def _exact(self, board: np.ndarray, region: np.ndarray) -> np.ndarray:
         """``board`` with ``region`` refilled by CP-SAT (``exact.refill_exact``)."""
+        start = time.perf_counter()
         outcome = refill_exact(self.tables, board, region, self.config.exact_seconds,
                                below(self.rng, 1 << 30))
         f = self.figures
         f.exact_moves += 1
         f.exact_optimal += int(outcome.optimal)
-        f.exact_seconds += outcome.seconds
+        f.exact_seconds += time.perf_counter() - start
         return outcome.board
 
     def _spare(self, board: np.ndarray) -> np.ndarray:

@@ -125,11 +125,6 @@ def refill_exact(tables: Tables, board: np.ndarray, cells: np.ndarray, seconds: 
     solver.parameters.random_seed = int(seed) & 0x7FFFFFFF
     solver.parameters.linearization_level = 2     # proves 5 x 5 windows several times as often
     solver.parameters.catch_sigint_signal = False   # the optimiser's driver handles signals
-    import os  # EXPERIMENT
-    for kv in os.environ.get("EXACT_PARAMS", "").split(","):
-        if kv:
-            k, v = kv.split("=")
-            setattr(solver.parameters, k, type(getattr(solver.parameters, k))(eval(v)))
     start = time.perf_counter()
     status = solver.solve(model)
     took = time.perf_counter() - start
