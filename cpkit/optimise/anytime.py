@@ -9,7 +9,9 @@ A worker is seeded and deterministic given its seed and the work it is given.  I
   (``Schedule.aiming_at``) and the scan restarts.
 - **moves** (large-neighbourhood search on the best board, ``neighbourhoods``): an optimal
   reassignment of pairwise non-adjacent cells, and a refill of a window around a break by the
-  scan kernel; equally good results are kept, so the board drifts over its plateau.
+  scan kernel; equally good results are kept, so the board drifts over its plateau.  The
+  ``exact`` move (off by default) refills a window by CP-SAT (``exact``), within
+  ``exact_share`` of the moves' time.
 
 ``objective`` "edges" maximises the matched edges of a full board; "tiles" the tiles placed
 with no mismatch (the scan then leaves cells empty instead of breaking edges: holes).
@@ -31,13 +33,16 @@ from ..models.edge_matching import EdgeMatchingPuzzle
 from . import _board_kernel as board_kernel
 from . import _scan_kernel as scan
 from ._rng import below, new_state
+from .exact import refill_exact
 from .neighbourhoods import (Lists, broken_cells, reassign_independent, refill_region,
                              run_scan, window)
 from .schedule import Schedule
 from .tables import Tables, compile_tables
 
 OBJECTIVES = ("edges", "tiles")
-METHODS = ("scan", "assign", "refill")
+METHODS = ("scan", "assign", "refill", "exact")
+#: The moves on the best board (``METHODS`` but the scan).
+MOVES = ("assign", "refill", "exact")
 
 #: Placements per kernel call: about a tenth of a second.
 SLICE_NODES = 1_000_000
@@ -47,7 +52,7 @@ SLICE_NODES = 1_000_000
 class Config:
     """What a worker does (``methods``: a subset of ``METHODS``, for ablation studies)."""
 
-    methods: tuple[str, ...] = METHODS
+    methods: tuple[str, ...] = ("scan", "assign", "refill")
     schedule: Schedule | None = None          # None: ``Schedule.for_board``
     restart_nodes: int = 50_000_000          # then the scan starts again from the top
     stuck_nodes: int = 500_000                # no break zone reached in as many: restart
@@ -58,6 +63,10 @@ class Config:
     refill_rows: int = 3
     refill_columns: int = 4
     refill_nodes: int = 20_000
+    exact_rows: int = 5                       # the window CP-SAT refills (``exact``)
+    exact_columns: int = 5
+    exact_seconds: float = 1.0                # CP-SAT's time limit per move
+    exact_share: float = 0.5                  # of the moves' time, when others are on too
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -83,6 +92,9 @@ class Figures:
     boards: int = 0                 # full boards the scan completed
     moves: int = 0
     gains: dict[str, int] = field(default_factory=lambda: {m: 0 for m in METHODS})
+    exact_moves: int = 0            # CP-SAT refills, those proved optimal, their whole time
+    exact_optimal: int = 0
+    exact_seconds: float = 0.0
 
 
 class Anytime:
@@ -155,7 +167,7 @@ class Anytime:
 
     def _moves_due(self) -> bool:
         c = self.config
-        if self.best is None or not ({"assign", "refill"} & set(c.methods)):
+        if self.best is None or not self._moves():
             return False
         if "scan" not in c.methods:
             return True
@@ -230,8 +242,7 @@ class Anytime:
     def _move(self) -> None:
         """One move on a copy of the best board; kept if at least as good."""
         c = self.config
-        moves = [m for m in ("assign", "refill") if m in c.methods]
-        method = moves[below(self.rng, len(moves))]
+        method = self._pick_move()
         board = self.best.copy()
         if method == "assign":
             spare = self._spare(board) if self.holes else None
@@ -241,15 +252,46 @@ class Anytime:
             if cells.size == 0:
                 return
             centre = int(cells[below(self.rng, cells.size)])
-            region = window(self.tables, self.rng, centre, c.refill_rows, c.refill_columns)
-            board, _ = refill_region(self.tables, self.lists, board, region, c.refill_nodes,
-                                     self.holes)
+            if method == "exact":
+                region = window(self.tables, self.rng, centre, c.exact_rows, c.exact_columns)
+                board = self._exact(board, region)
+            else:
+                region = window(self.tables, self.rng, centre, c.refill_rows, c.refill_columns)
+                board, _ = refill_region(self.tables, self.lists, board, region,
+                                         c.refill_nodes, self.holes)
         self.figures.moves += 1
         score = self.score(board)
         if score > self.best_score:
             self.offer(board, method)
         elif score == self.best_score:
             self.best = board                # drift over the plateau
+
+    def _pick_move(self) -> str:
+        """The exact refill while it has taken less than ``exact_share`` of the moves' time
+        (one takes about as long as thousands of the others), else another at random."""
+        moves = self._moves()
+        if "exact" in moves:
+            moves.remove("exact")
+            if not moves or \
+                    self.figures.exact_seconds < self.config.exact_share * self._move_seconds:
+                return "exact"
+        return moves[below(self.rng, len(moves))]
+
+    def _moves(self) -> list[str]:
+        """The moves of ``methods`` this worker makes (no exact refill of holes)."""
+        return [m for m in MOVES if m in self.config.methods and not
+                (self.holes and m == "exact")]
+
+    def _exact(self, board: np.ndarray, region: np.ndarray) -> np.ndarray:
+        """``board`` with ``region`` refilled by CP-SAT (``exact.refill_exact``)."""
+        start = time.perf_counter()
+        outcome = refill_exact(self.tables, board, region, self.config.exact_seconds,
+                               below(self.rng, 1 << 30))
+        f = self.figures
+        f.exact_moves += 1
+        f.exact_optimal += int(outcome.optimal)
+        f.exact_seconds += time.perf_counter() - start
+        return outcome.board
 
     def _spare(self, board: np.ndarray) -> np.ndarray:
         """The tiles the board leaves out (holes mode)."""
@@ -263,7 +305,8 @@ class Anytime:
         f = self.figures
         return {"score": self.best_score, "nodes": f.nodes, "moves": f.moves,
                 "restarts": f.restarts, "boards": f.boards, "seconds": self.seconds,
-                "best_at": self.best_at, "gains": dict(f.gains)}
+                "best_at": self.best_at, "gains": dict(f.gains), "exact_moves": f.exact_moves,
+                "exact_optimal": f.exact_optimal, "exact_seconds": f.exact_seconds}
 
     def snapshot(self) -> bytes:
         """The whole state as bytes (``restore`` takes it back)."""
