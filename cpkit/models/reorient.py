@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .geometry import Cell, canonical, group, normalize, transform
+from .symmetry import RedundancyPlan, Symmetry, row_keys
 from .tiling import Piece, Placement, Puzzle, Tiling
 
 
@@ -141,6 +142,79 @@ def distinct(puzzle: Puzzle) -> list[tuple[Turn, tuple]]:
              puzzle.one_sided, puzzle.mirror)
         seen.setdefault(k, turn)
     return [(turn, k) for k, turn in seen.items()]
+
+
+@dataclass(frozen=True)
+class Correspondence:
+    """How one oriented puzzle of a source lies on another (``correspond``): cell ``c`` of the
+    first is cell ``matrix @ c + shift`` of the second, and image ``i`` of the second is image
+    ``image_of[i]`` of the first (the same piece shape on the mapped cells); ``image_to`` is
+    the inverse map, ``shape_to[s]`` the second's index of the first's shape ``s``."""
+
+    matrix: np.ndarray
+    shift: np.ndarray
+    image_of: np.ndarray
+    image_to: np.ndarray
+    shape_to: np.ndarray
+
+
+def correspond(first: Puzzle, first_turn: Turn, other: Puzzle, other_turn: Turn
+               ) -> Correspondence:
+    """The correspondence of two orientations of one source puzzle (``oriented`` by
+    ``first_turn`` and ``other_turn``): what the automatic configuration maps a prepared
+    front through instead of preparing each orientation's again.  Shapes are matched by their
+    pieces' names (under a reflection a one-sided piece takes its mirror form, as its name
+    does)."""
+    m0 = np.array(first_turn.matrix, dtype=np.int64)
+    mk = np.array(other_turn.matrix, dtype=np.int64)
+    matrix = mk @ m0.T
+    shift = np.array(other_turn.shift, dtype=np.int64) - matrix @ np.array(first_turn.shift,
+                                                                           dtype=np.int64)
+    moved = other.cell_coords.astype(np.int64) @ matrix - shift @ matrix    # other -> first
+    grid = first.index_grid
+    cell_map = grid[moved[:, 0], moved[:, 1], moved[:, 2]].astype(np.int32)
+    if np.any(cell_map < 0):
+        raise AssertionError("two orientations of one puzzle have different regions")
+    shape_in_first = {name: s.index for s in first.shapes for name in s.names}
+    shape_map = np.array([shape_in_first[s.names[0]] for s in other.shapes], dtype=np.int32)
+    a, b = first.images, other.images
+    image_of = np.full(len(b), -1, dtype=np.int64)
+    for size in np.unique(np.diff(b.cell_ptr)):
+        ids_b = np.flatnonzero(np.diff(b.cell_ptr) == size)
+        ids_a = np.flatnonzero(np.diff(a.cell_ptr) == size)
+        rows_a = np.sort(a.cell_idx[a.cell_ptr[ids_a][:, None] + np.arange(size)], axis=1)
+        rows_b = np.sort(cell_map[b.cell_idx[b.cell_ptr[ids_b][:, None] + np.arange(size)]],
+                         axis=1)
+        keys_a = row_keys(np.column_stack([a.shape[ids_a], rows_a]).astype(np.int32))
+        keys_b = row_keys(np.column_stack([shape_map[b.shape[ids_b]], rows_b])
+                           .astype(np.int32))
+        order = np.argsort(keys_a, kind="stable")
+        at = np.minimum(np.searchsorted(keys_a[order], keys_b), len(order) - 1)
+        if len(ids_a) != len(ids_b) or np.any(keys_a[order][at] != keys_b):
+            raise AssertionError("two orientations of one puzzle have different images")
+        image_of[ids_b] = ids_a[order[at]]
+    image_to = np.empty_like(image_of)
+    image_to[image_of] = np.arange(len(image_of))
+    shape_to = np.empty_like(shape_map)
+    shape_to[shape_map] = np.arange(len(shape_map), dtype=np.int32)
+    return Correspondence(matrix, shift, image_of, image_to, shape_to)
+
+
+def conjugated(plan: RedundancyPlan, turn: Correspondence, other: Puzzle
+               ) -> RedundancyPlan:
+    """``plan`` carried to ``other``, another orientation of its puzzle, through ``turn``
+    (``reorient.correspond``): each symmetry ``g`` becomes ``T g T^-1`` for the turn's cell map
+    ``T``, each image number is mapped, and the kept images are the mapped ones.  That is
+    another choice of representatives than planning ``other`` afresh would make, as good: the
+    counting check accepts any kept set that meets every class, and whether it can be skipped
+    (trivial stabilisers, the whole group keeping the piece) does not change under a turn."""
+    a, shift = turn.matrix, turn.shift
+    symmetries = [Symmetry(a @ g.matrix @ a.T, a @ g.shift + shift - a @ g.matrix @ a.T @ shift,
+                           g.reflection) for g in plan.symmetries]
+    return RedundancyPlan(symmetries, turn.image_to[plan.perm[:, turn.image_of]], plan.piece,
+                          int(turn.shape_to[plan.shape]) if plan.shape >= 0 else -1,
+                          plan.kept[turn.image_of], plan.exact_without_check, plan.residual,
+                          other.images.shape.astype(np.int64))
 
 
 def _piece_forms(puzzle: Puzzle) -> dict[str, tuple]:

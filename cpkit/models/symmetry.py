@@ -108,11 +108,11 @@ def image_permutation(puzzle: Puzzle, symmetries: list[Symmetry]) -> np.ndarray:
     for size in np.unique(lengths):
         ids = np.flatnonzero(lengths == size)
         rows = img.cell_idx[img.cell_ptr[ids][:, None] + np.arange(size)].astype(np.int32)
-        keys = _row_keys(np.sort(rows, axis=1))
+        keys = row_keys(np.sort(rows, axis=1))
         order = np.argsort(keys, kind="stable")
         ordered = keys[order]
         for h, cell_map in enumerate(maps):
-            moved = _row_keys(np.sort(cell_map[rows], axis=1))
+            moved = row_keys(np.sort(cell_map[rows], axis=1))
             at = np.minimum(np.searchsorted(ordered, moved), len(ordered) - 1)
             if np.any(ordered[at] != moved):
                 raise AssertionError("a symmetry of the region maps an image outside the images")
@@ -120,7 +120,7 @@ def image_permutation(puzzle: Puzzle, symmetries: list[Symmetry]) -> np.ndarray:
     return perm
 
 
-def _row_keys(rows: np.ndarray) -> np.ndarray:
+def row_keys(rows: np.ndarray) -> np.ndarray:
     """Each row of a 2D int32 array as one opaque value (its bytes), to sort and search."""
     rows = np.ascontiguousarray(rows)
     return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()

@@ -9,7 +9,10 @@ from cpkit.models import reorient
 from cpkit.models.geometry import group
 from cpkit.result import verify_tiling
 from cpkit.engines.tiling.auto import tiling_autoconfig as autoconfig
+from cpkit.engines.tiling.auto import tiling_auto_search as auto_search
 from cpkit.engines.dispatch import solve
+from cpkit.engines.tiling import tiling_front as tiling
+from cpkit.engines.tiling.hybrid import hybrid_search as hybrid
 
 #: A quarter turn in the plane, an axis permutation with a mirror, a mirror.
 TURNS = [((0, -1, 0), (1, 0, 0), (0, 0, 1)), ((0, 0, -1), (1, 0, 0), (0, 1, 0)),
@@ -28,8 +31,8 @@ def turned_files(puzzle):
     return out
 
 
-def chosen(puzzle):
-    choice = autoconfig.choose(puzzle, {"unique": "rotation"})
+def chosen(puzzle, search_first=False):
+    choice = autoconfig.choose(puzzle, {"unique": "rotation"}, search_first=search_first)
     key = {k for t, k in reorient.distinct(choice.candidate.puzzle) if t.is_identity}
     return key, choice.config.fila_at, str(choice.config.schedule), choice
 
@@ -113,3 +116,67 @@ def test_a_glance_settles_a_tiny_puzzle_and_only_a_tiny_one(tiling_instance):
     long_one = chosen(tiling_instance("pentominoes_12x5.txt"))[3]
     assert long_one.chosen.seconds >= autoconfig.GLANCE_BELOW_FLAT
     assert len({e.option.orientation for e in long_one.estimates}) == 2
+
+
+@pytest.mark.parametrize("name, unique", [("somacube.txt", "rotation"),
+                                          ("pentominoes_2x3x10.txt", "rotation"),
+                                          ("pentominoes_20x3.txt", "mirror")])
+def test_a_front_carried_through_a_turn_counts_as_one_made_there(tiling_instance, name,
+                                                                 unique):
+    """The estimates of every orientation but the first run on the first's front carried
+    through the turn: its filters keep the images the filters keep when run there, and a
+    search on it counts as a search on a front made there (the 20 x 3 in mirror mode checks
+    each solution found: the flips of its chiral pieces are not piece symmetries)."""
+    puzzle = tiling_instance(name)
+    cands = autoconfig.candidates(puzzle)
+    options = {"unique": unique}
+    prober = autoconfig.Prober(cands, options, nof=True)
+    first = prober.front(0)
+    filters_only = [tiling.prepare(c.puzzle, unique=unique, redundancy=None) for c in cands]
+    for k in range(1, len(cands)):
+        carried = prober.front(k)
+        assert (k, None) in prober.shared.turned
+        turn = reorient.correspond(cands[0].puzzle, cands[0].turn, cands[k].puzzle,
+                                   cands[k].turn)
+        assert np.array_equal(filters_only[0].keep[turn.image_of], filters_only[k].keep)
+        assert carried.plan.order == first.plan.order and carried.keep.sum() == first.keep.sum()
+        assert carried.check == first.check == (unique == "mirror")
+        made_there = tiling.prepare(cands[k].puzzle, unique=unique)
+        counts = [tiling.solve(cands[k].puzzle, hybrid.solve_tiling, engine_name="hybrid",
+                               unique=unique, prepared=front, count_only=True).count
+                  for front in (carried, made_there)]
+        assert counts[0] == counts[1] > 0
+
+
+@pytest.mark.parametrize("name, count", [("pentominoes_20x3.txt", 2), ("somacube.txt", 480)])
+def test_a_puzzle_its_first_nodes_finish_is_not_estimated(tiling_instance, name, count):
+    """The 20 x 3 and the Soma cube take fewer nodes than the search begun before any
+    estimate: nothing is estimated, and the run is that search."""
+    result = solve(tiling_instance(name), count_only=True)
+    assert result.complete and result.count == count
+    assert result.stats.extra["searched_first"] == result.stats.nodes
+    assert result.stats.nodes <= autoconfig.FIRST_NODES + 5000
+    assert result.stats.extra["estimated_seconds"] is None
+    assert result.stats.extra["configurations_estimated"] == 0
+
+
+@pytest.mark.parametrize("unique, count_only", [("rotation", True), ("rotation", False),
+                                                ("mirror", False)])
+def test_a_run_goes_on_with_the_search_begun_before_the_choice(tiling_instance, unique,
+                                                               count_only):
+    """The 10 x 6 is not finished by the first nodes and the choice keeps their
+    configuration: the run goes on with that search, and finds what a run without it finds,
+    in the same order, in as many nodes (its solutions so far handed over, or dropped by a
+    run that only counts; in mirror mode each is checked as it is handed over)."""
+    puzzle = tiling_instance("pentominoes_10x6.txt")
+    runs = []
+    for first in (True, False):
+        choice = autoconfig.choose(puzzle, {"unique": unique}, search_first=first)
+        runs.append(auto_search._solve(puzzle, hybrid.solve_tiling, choice, "auto", unique,
+                                       {"unique": unique}, None, None, count_only, None, {}))
+    went_on, fresh = runs
+    assert went_on.stats.extra["searched_first"] >= autoconfig.FIRST_NODES
+    assert fresh.stats.extra["searched_first"] == 0
+    assert went_on.count == fresh.count == 2339 and went_on.stats.nodes == fresh.stats.nodes
+    assert went_on.solutions == fresh.solutions and len(fresh.solutions) == \
+        (0 if count_only else 2339)

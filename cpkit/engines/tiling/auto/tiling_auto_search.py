@@ -100,7 +100,8 @@ def _solve(puzzle: Puzzle, engine_fn: Callable[..., Result], choice: autoconfig.
                           prepared=choice.front, limit=limit, time_limit=time_limit,
                           count_only=count_only, on_solution=turned_back,
                           heuristic=str(config.schedule), fila_at=config.fila_at,
-                          nof=config.nof, **front_options, **options)
+                          nof=config.nof, **front_options, **options,
+                          **({"started": choice.started} if choice.started else {}))
     result.solutions = [reorient.tiling_back(t, turn) for t in result.solutions]
     result.name = puzzle.name
     return with_choice(result, choice, orientation)

@@ -17,13 +17,19 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    switch depth are drawn by random DLX descents (``Frontier``), each subproblem compiled, and
    the figures of searching it with the letters estimated by a population of ``POPULATION``
    nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
-3. **Stages**, each only if the estimated search is long enough for its probes to pay: a
+3. **The search first**: the default configuration on the geometric first orientation runs
+   ``FIRST_NODES`` nodes before any estimate (``hybrid.Started``); a puzzle that finishes
+   there needs no choice, and a run whose choice keeps that configuration goes on with it.
+   The estimates of the other orientations run on the first's front carried through the turn
+   (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
+4. **Stages**, each only if the estimated search is long enough for its probes to pay: a
    glance (a coarse estimate of the default schedule on the geometric first orientation;
    under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, that is what runs), the default
    schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
    for the last three pieces, in 3D) on the geometric first orientation, and F alone there
    over ``TINY`` seconds; over
-   ``ORIENT_FROM`` seconds, F alone on every orientation, then the default on the best (E,
+   ``ORIENT_FROM`` seconds, F alone on every orientation (glanced at first, estimated only
+   within ``SCREEN`` times the best), then the default on the best (E,
    then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
    D, two images, against the rule's K, nine: a third of the estimated search), each with
@@ -74,6 +80,10 @@ GLANCE_SAMPLED = 2
 GLANCE_POPULATION = 50
 GLANCE_BELOW = 0.05
 GLANCE_BELOW_FLAT = 0.125
+#: The orientation stage estimates finely only the orientations whose glance is within this
+#: factor of the best estimate so far (a glance comes within a factor of two of the fine
+#: estimate on the bundled puzzles).
+SCREEN = 4.0
 #: Estimated search seconds from which each further stage is worth its probes.
 TINY = 0.02
 ORIENT_FROM = 0.25
@@ -89,6 +99,11 @@ REFINE_SCALE = 2
 #: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
 #: configuration), where the schedule stage starts its climbs.
 DEFAULT_F_LEVELS = 3
+#: Nodes searched before any estimate, in the default configuration of the geometric first
+#: orientation: a puzzle they finish is not estimated (the 20 x 3 takes 33,000 nodes, 2 ms,
+#: the Soma cube 19,000, 3 ms, where the glance alone took 5-10 ms), and a run that chooses
+#: that configuration goes on with them; one that chooses another loses them (2-5 ms).
+FIRST_NODES = 50_000
 #: The seed of every estimate.
 SEED = 54
 
@@ -143,19 +158,22 @@ class Choice:
     estimates: list[Estimate] = field(default_factory=list)
     seconds: float = 0.0
     jit_seconds: float = 0.0
+    started: hybrid.Started | None = None
 
     def describe(self) -> str:
         turn = self.candidate.turn
         return "as drawn" if turn.is_identity else f"turned ({turn.describe()})"
 
     def report(self) -> dict[str, Any]:
-        """Figures for the result's statistics."""
-        out: dict[str, Any] = {"orientation": self.describe(),
-                               "choice_seconds": round(self.seconds, 6)}
-        if self.chosen is not None:
-            out["estimated_seconds"] = round(self.chosen.seconds, 6)
-            out["configurations_estimated"] = len(self.estimates)
-        return out
+        """Figures for the result's statistics, the same keys whatever the choice did:
+        ``searched_first``, the nodes searched before the choice that the run went on with
+        (0: none), and ``estimated_seconds``, the estimate of the configuration chosen (None:
+        none was estimated)."""
+        return {"orientation": self.describe(), "choice_seconds": round(self.seconds, 6),
+                "searched_first": self.started.nodes if self.started is not None else 0,
+                "estimated_seconds": round(self.chosen.seconds, 6)
+                if self.chosen is not None else None,
+                "configurations_estimated": len(self.estimates)}
 
 
 def geometry(puzzle: Puzzle, turn: reorient.Turn) -> tuple[int, int, int]:
@@ -196,10 +214,11 @@ class Prober:
     once per orientation and switch)."""
 
     def __init__(self, cands: list[Candidate], front_options: dict[str, Any], nof: bool,
-                 scale: int = 1, fronts: dict | None = None, sampled: int = SAMPLED,
+                 scale: int = 1, shared: "Prepared | None" = None, sampled: int = SAMPLED,
                  population: int = POPULATION):
         """``sampled`` nodes drawn at the switch and a ``population`` per level, both times
-        ``scale`` (a finer or coarser prober shares another's ``fronts``)."""
+        ``scale`` (a finer or coarser prober shares another's fronts and searches,
+        ``shared``)."""
         self.cands = cands
         self.front_options = front_options
         self.nof = nof
@@ -207,8 +226,7 @@ class Prober:
         self.sampled = sampled
         self.population = population
         self.samplers: dict[int, fila_probe.Sampler] = {}
-        self._fronts: dict[tuple[int, str | None], tiling.Front] = {} if fronts is None \
-            else fronts
+        self.shared = Prepared() if shared is None else shared
         self._frontiers: dict[tuple, Frontier | None] = {}
         self._samples: dict[tuple, tuple | None] = {}
         self.made: dict[Option, Estimate | None] = {}
@@ -218,13 +236,33 @@ class Prober:
         return self.front_options.get("redundancy", "auto") if piece is None else piece
 
     def front(self, k: int, piece: str | None = None) -> tiling.Front:
-        """Orientation ``k``'s front preparation, with ``piece`` constrained."""
-        if (k, piece) not in self._fronts:
+        """Orientation ``k``'s front preparation, with ``piece`` constrained, for estimates:
+        the first orientation's carried through the turn if it was made (``tiling.turned``:
+        a millisecond where preparing took 7-40), else made (``prepared``)."""
+        fronts = self.shared.fronts
+        if (k, piece) not in fronts:
+            first = fronts.get((0, piece)) if k else None
+            if first is None or first.proof is not None:
+                return self.prepared(k, piece)
+            c0, ck = self.cands[0], self.cands[k]
+            fronts[k, piece] = tiling.turned(
+                first, reorient.correspond(c0.puzzle, c0.turn, ck.puzzle, ck.turn), ck.puzzle)
+            self.shared.turned.add((k, piece))
+        return fronts[k, piece]
+
+    def prepared(self, k: int, piece: str | None = None) -> tiling.Front:
+        """Orientation ``k``'s front made for it, for the search: the redundancy filter keeps
+        the images packed towards the low corner of the orientation's own numbering, where
+        the fill starts; those carried through a turn from another orientation's corner
+        searched the one-sided 30 x 3 8% slower."""
+        fronts = self.shared.fronts
+        if (k, piece) not in fronts or (k, piece) in self.shared.turned:
+            self.shared.turned.discard((k, piece))
             options = dict(self.front_options, redundancy=self.redundancy(piece))
-            self._fronts[k, piece] = tiling.prepare(
+            fronts[k, piece] = tiling.prepare(
                 self.cands[k].puzzle, engine_name="auto", engine_fn=hybrid.solve_tiling,
                 **options)
-        return self._fronts[k, piece]
+        return fronts[k, piece]
 
     def frontier(self, k: int, fila_at: int, piece: str | None = None) -> "Frontier | None":
         """A sample of the nodes DLX hands over at ``fila_at`` pieces remaining (see
@@ -241,12 +279,14 @@ class Prober:
         if front.proof is not None or fila_at <= 0 or \
                 hybrid.largest_volume(puzzle, fila_at) > fila.WORD:
             return None
-        options = {key: v for key, v in front.engine_options.items()
-                   if key in ("parity_trigger", "volume_trigger", "parity_filter_from",
-                              "volume_filter_from")}
+        options = in_search(front)
         config = hybrid.Config(fila_at, parse_schedule(schedule_of(fila_at, "f" * fila_at)),
                                self.nof)
-        search, _ = hybrid.build_search(puzzle, config, front.keep, store=False, **options)
+        searches = self.shared.searches
+        if (k, fila_at, piece) not in searches:
+            searches[k, fila_at, piece] = hybrid.build_search(puzzle, config, front.keep,
+                                                              store=False, **options)[0]
+        search = searches[k, fila_at, piece]
         depth = puzzle.n_pieces - fila_at
         if depth == 0:
             return Frontier(search, [np.zeros(0, dtype=np.int32)], np.ones(1), 0.0)
@@ -320,6 +360,31 @@ class Prober:
         nodes = float(drawn.weights.sum())
         seconds = cost_model.handover_seconds(drawn.dlx_fits, nodes, entries) + fila_total
         return Estimate(option, seconds, int(round(nodes)))
+
+
+def in_search(front: tiling.Front) -> dict[str, Any]:
+    """The front's options that a hybrid search takes: triggers and re-applied filters."""
+    return {key: v for key, v in front.engine_options.items()
+            if key in ("parity_trigger", "volume_trigger", "parity_filter_from",
+                       "volume_filter_from")}
+
+
+def same_search(a: hybrid.Config, b: hybrid.Config) -> bool:
+    """Whether two configurations search alike (whatever the reason given for them)."""
+    return (a.fila_at, str(a.schedule), a.nof) == (b.fila_at, str(b.schedule), b.nof)
+
+
+@dataclass
+class Prepared:
+    """What the probers of one choice share: the candidates' fronts by orientation and
+    constrained piece (``turned``: those carried through a turn, not made for their own), and
+    the searches their descents run, by orientation, switch and piece (a coarse and a fine
+    estimate of one option descend the same search: building it took 4 ms of the 10 x 6's
+    15 ms of choice)."""
+
+    fronts: dict[tuple, tiling.Front] = field(default_factory=dict)
+    turned: set[tuple] = field(default_factory=set)
+    searches: dict[tuple, hybrid.HybridSearch] = field(default_factory=dict)
 
 
 @dataclass
@@ -400,11 +465,13 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     return fewest + [name for name, _ in ranked[:1] if name not in fewest]
 
 
-def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None) -> Choice:
-    """The orientation and configuration ``--engine auto`` runs (see the module's text)."""
+def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None,
+           search_first: bool = True) -> Choice:
+    """The orientation and configuration ``--engine auto`` runs (see the module's text);
+    ``search_first``: search ``FIRST_NODES`` first (a choice made without, to look at the
+    estimates alone, may choose another configuration for a puzzle they finish)."""
     start = time.perf_counter()
     compiled = jit.warmed_seconds()
-    fila_probe.jit_seconds()
     cands = candidates(puzzle)
     first = cands[0].puzzle
     use_nof = len(first.shapes) > 1 if nof is None else bool(nof)
@@ -413,12 +480,17 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     constrained = front.plan is not None and front.plan.piece is not None
     at = hybrid.auto_config(first, constrained, use_nof).fila_at
 
+    started: hybrid.Started | None = None
+
     def finish(chosen: Estimate | None) -> Choice:
         option = chosen.option if chosen is not None else Option(0, at, "")
         k = option.orientation
-        chosen_front = prober.front(k, option.piece)
+        chosen_front = prober.prepared(k, option.piece)
         if chosen is None:
             config = hybrid.auto_config(cands[k].puzzle, constrained, use_nof)
+            if started is not None and started.search.finished:
+                config = replace(config, reason=f"{config.reason}, finished in the first "
+                                                f"{started.nodes:,} nodes")
         else:
             config = hybrid.Config(option.fila_at,
                                    parse_schedule(schedule_of(option.fila_at, option.letters)),
@@ -426,11 +498,14 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         made = [e for e in prober.made.values() if e is not None]
         compiling = jit.warmed_seconds() - compiled
         # The chosen front's own preparation is every search's (``prep_seconds``), not the
-        # choice's.
+        # choice's, and so is the search begun first if the run goes on with it.
         prep = chosen_front.extra.get("prep_seconds", 0.0)
+        go_on = started if started is not None and k == 0 and option.piece is None and \
+            same_search(config, started.config) else None
         return Choice(cands[k], chosen_front, prober.redundancy(option.piece), config, chosen,
-                      made, time.perf_counter() - start - compiling - prep,
-                      compiling - chosen_front.jit_seconds)
+                      made, time.perf_counter() - start - compiling - prep
+                      - (go_on.seconds if go_on else 0.0),
+                      compiling - chosen_front.jit_seconds, go_on)
 
     def best(options: list[Option]) -> Estimate | None:
         found = [e for e in (prober.estimate(o) for o in options) if e is not None]
@@ -439,8 +514,15 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
 
     if at <= 0 or front.proof is not None:
         return finish(None)
+    if search_first:
+        started = hybrid.Started.run(first, hybrid.auto_config(first, constrained, use_nof),
+                                     front.keep, FIRST_NODES, **in_search(front))
+        check_setup()
+        if started.search.finished:
+            return finish(None)
+    fila_probe.jit_seconds()        # the estimates' kernels: loaded only for a choice
     fill, default = "f" * at, default_letters(first, at)
-    glance = Prober(cands, front_options, use_nof, fronts=prober._fronts,
+    glance = Prober(cands, front_options, use_nof, shared=prober.shared,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
     glanced = glance.estimate(Option(0, at, default))
     if glanced is not None and \
@@ -453,7 +535,14 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     if top.seconds >= TINY and default != fill:
         top = best([top.option, Option(0, at, fill)]) or top
     if top.seconds >= ORIENT_FROM and len(cands) > 1:
-        top = best([top.option] + [Option(k, at, fill) for k in range(len(cands))]) or top
+        # Each orientation glanced at first: one whose glance is far behind is not estimated
+        # again (the 12 x 5 drawn 12 wide, the one-sided 30 x 3 drawn 30 wide: ten times
+        # the other orientation's search).
+        turns = [Option(k, at, fill) for k in range(len(cands))]
+        near = [o for o in turns
+                if (g := glance.estimate(o)) is None or g.seconds <= SCREEN * top.seconds]
+        top = best([top.option] + near) or top
+        prober.made.update({o: e for o, e in glance.made.items() if o not in prober.made})
         if default != fill:
             top = best([top.option, replace(top.option, letters=default)]) or top
     if top.seconds >= ORIENT_FROM and default == fill:
@@ -489,7 +578,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
                         if e is not None and e.seconds <= REFINE_WITHIN * top.seconds),
                        key=lambda e: e.seconds)[:REFINED]
         if len(close) > 1:
-            finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober._fronts)
+            finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober.shared)
             top = min((e for e in (finer.estimate(c.option) for c in close) if e is not None),
                       key=lambda e: e.seconds, default=top)
             prober.made.update(finer.made)

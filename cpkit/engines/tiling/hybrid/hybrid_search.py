@@ -16,6 +16,7 @@ FILA levels (summed over all subproblems) below.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -26,7 +27,7 @@ from ....models.tiling import Puzzle
 from ....result import Figures, Result, Stats
 from ...exact_cover.dlx import dlx_search as dlx
 from ..fila import fila_search as fila
-from ...runtime.driver import drive, reporter
+from ...runtime.driver import DriveOutcome, drive, reporter
 from ..tiling_heuristics import (DLX_LETTERS, FILA_LETTERS, LETTERS, Schedule, parse_schedule,
     tables)
 from ..tiling_result import raw_result
@@ -364,6 +365,49 @@ def _mask(n: int, ids: np.ndarray) -> np.ndarray:
     return keep
 
 
+@dataclass
+class Started:
+    """A search of ``config`` begun before its run, ``seconds`` and ``nodes`` long, its
+    solutions so far in ``search.found``: the automatic configuration searches a puzzle first for a few thousand
+    nodes and chooses only if that did not finish it, and a run that chooses the same
+    configuration goes on with it (``solve_tiling``'s ``started``)."""
+
+    config: Config
+    search: HybridSearch
+    seconds: float
+    nodes: int
+
+    @classmethod
+    def run(cls, puzzle: Puzzle, config: Config, keep: np.ndarray | None, nodes: int,
+            **options) -> "Started":
+        """The search of ``config`` over the images in ``keep`` (``options``: the front's
+        triggers and re-applied filters) run for about ``nodes`` nodes, storing what it
+        finds."""
+        search, _ = build_search(puzzle, config, keep, store=True, **options)
+        start = time.perf_counter()
+        search.step(1 << 62, nodes)
+        return cls(config, search, time.perf_counter() - start, search.nodes)
+
+    def go_on(self, on_images: Callable[[np.ndarray], None] | None,
+              store: bool) -> HybridSearch:
+        """The search, its solutions so far passed to ``on_images`` (or kept in ``found``
+        when ``store`` says so and no callback takes them, dropped when not ``store``: a run
+        that only counts), to go on with as if it had been built for this run."""
+        search = self.search
+        found, search.found = search.found, []
+        search.on_images = on_images
+        if not store:
+            search.store = search.dlx.store = False
+            if search.fila is not None:
+                search.fila.store = False
+        elif on_images is None:
+            search.found = found
+        else:
+            for ids in found:
+                on_images(ids)
+        return search
+
+
 def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int | None = None,
                  nof: bool | None = None, limit: int | None = None,
                  time_limit: float | None = None, count_only: bool = False,
@@ -373,20 +417,29 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int |
                  parity_trigger: int | None = None, volume_trigger: int | None = None,
                  parity_filter_from: int | None = None,
                  volume_filter_from: int | None = None,
-                 on_progress: Callable[[dict[str, int]], None] | None = None) -> Result:
+                 on_progress: Callable[[dict[str, int]], None] | None = None,
+                 started: Started | None = None) -> Result:
     """Enumerate the raw tilings of ``puzzle`` with DLX, then FILA once ``fila_at`` pieces
     remain (chosen automatically when None, as is the schedule ``heuristic``).  ``keep``,
     ``on_images`` and the triggers/dynamic filters (which act while DLX is in charge) work as
     for DLX, and so does ``on_progress``; ``constrained`` says the redundancy filter constrained
-    a piece (the automatic configuration lets DLX place it)."""
-    config = make_config(puzzle, heuristic, fila_at, nof, constrained)
-    search, jit = build_search(puzzle, config, keep, store=on_images is not None or not count_only,
-                               on_images=on_images, parity_trigger=parity_trigger,
-                               volume_trigger=volume_trigger,
-                               parity_filter_from=parity_filter_from,
-                               volume_filter_from=volume_filter_from)
+    a piece (the automatic configuration lets DLX place it).  ``started``: this search begun
+    already (of this configuration, over these images), to go on with; its seconds count in
+    the result's, its compiling was its starter's."""
+    store = on_images is not None or not count_only
+    if started is None:
+        config = make_config(puzzle, heuristic, fila_at, nof, constrained)
+        search, jit = build_search(puzzle, config, keep, store=store, on_images=on_images,
+                                   parity_trigger=parity_trigger,
+                                   volume_trigger=volume_trigger,
+                                   parity_filter_from=parity_filter_from,
+                                   volume_filter_from=volume_filter_from)
+    else:
+        config, search, jit = started.config, started.go_on(on_images, store), 0.0
     outcome = drive(search.step, limit=limit, time_limit=time_limit,
                     on_progress=reporter(search, on_progress))
+    if started is not None:
+        outcome = DriveOutcome(outcome.stop_reason, outcome.seconds + started.seconds)
     tilings = [puzzle.tiling_from_images(ids) for ids in search.found]
     return result_of(puzzle, config, len(search.image_ids),
                      Figures.of_outcome(outcome, search.solutions, jit, search.stats(), tilings))

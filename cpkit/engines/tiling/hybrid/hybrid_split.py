@@ -23,6 +23,7 @@ subproblems than for DLX (``order_probes``).
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 import numpy as np
@@ -242,6 +243,9 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
     if engine == "auto":
         choice = auto.choice_for(model, orientation=orientation, **options)
         if choice is not None:
+            # The split enumerates its own tree: the search begun before the choice (the
+            # same in every process, as the choice) is not gone on with.
+            choice = replace(choice, started=None)
             config = choice.config
             options.update(heuristic=str(config.schedule), fila_at=config.fila_at,
                            nof=config.nof, redundancy=choice.redundancy)
