@@ -38,7 +38,8 @@ board to the next, so the choice is measured on the board itself:
    still estimated 0.4 s).  If even the corrected estimate says it is nearly done, it gets
    that much longer alone (less than the others' turns would cost); otherwise every other
    engine gets ``MAKE_UP`` of that time, the most promising first and each the less the
-   further its estimate lies behind (as in the race), then the race resumes where every
+   further its estimate lies behind what the overrunning engine still needs (as in the race),
+   but no less than a share that doubles at each overrun, then the race resumes where every
    engine stands, and the next engine picked goes on alone for at least twice as long as the
    last.  So the time a wrong pick costs grows geometrically with what the right engine
    gets: a few times its time at worst.
@@ -457,6 +458,7 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
     the reason it ran, and how the run stopped."""
     winner = decision.winner
     last = 0.0                              # the last window alone, after an overrun
+    overruns = 0
 
     def remaining() -> float | None:
         return None if time_limit is None else \
@@ -474,6 +476,7 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
         if rest.stop_reason != TIME_LIMIT or window == left:
             return winner, reason, rest.stop_reason
         last = window
+        overruns += 1
         # Nearly done even by its corrected estimate: a short extension costs less than the
         # others' make-up turns (an estimate that falls short once more is corrected again).
         extension = OVERRUN * winner.estimate()
@@ -491,13 +494,20 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
                 return stop() or (finish_by is not None and time.perf_counter() >= finish_by)
 
             made_up = None
-            # The most promising first, each the less the further it lies behind the most
-            # promising (not behind the overrunning engine: its estimate has proven wrong).
+            # The most promising first, each the less the further it lies behind what the
+            # overrunning engine still needs (by its corrected estimate, and at least a make-up
+            # turn's worth), but never less than a share that doubles at each overrun: an
+            # estimate that fell short once may be a little short (E_10_24: the brute force
+            # needed 5.7 s where it promised 2.6, and make-up turns of half its window for two
+            # engines 15 and 70 s from the end took the 4.8 s it lacked) or far short, and
+            # another overrun says it was far.
+            floor = min(1.0, MIN_WEIGHT * 2 ** (overruns - 1))
+            lead = max(winner.estimate(), MAKE_UP * window)
             others = sorted((e for e in entrants if e is not winner), key=Entrant.estimate)
-            lead = others[0].estimate() if others else math.inf
             for e in others:
                 if not e.done(limit) and not out_of_time():
-                    e.turn(MAKE_UP * window * _weight(e.estimate(), lead), limit, out_of_time)
+                    e.turn(MAKE_UP * window * max(floor, _weight(e.estimate(), lead)), limit,
+                           out_of_time)
                     if e.done(limit):
                         made_up = e
                         break

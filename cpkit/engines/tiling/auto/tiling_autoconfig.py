@@ -498,13 +498,14 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         made = [e for e in prober.made.values() if e is not None]
         compiling = jit.warmed_seconds() - compiled
         # The chosen front's own preparation is every search's (``prep_seconds``), not the
-        # choice's, and so is the search begun first if the run goes on with it.
+        # choice's, and so are the search begun first and its building if the run goes on
+        # with it.
         prep = chosen_front.extra.get("prep_seconds", 0.0)
         go_on = started if started is not None and k == 0 and option.piece is None and \
             same_search(config, started.config) else None
         return Choice(cands[k], chosen_front, prober.redundancy(option.piece), config, chosen,
                       made, time.perf_counter() - start - compiling - prep
-                      - (go_on.seconds if go_on else 0.0),
+                      - (go_on.seconds + go_on.built_in if go_on else 0.0),
                       compiling - chosen_front.jit_seconds, go_on)
 
     def best(options: list[Option]) -> Estimate | None:

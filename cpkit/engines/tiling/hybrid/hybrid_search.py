@@ -367,8 +367,8 @@ def _mask(n: int, ids: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Started:
-    """A search of ``config`` begun before its run, ``seconds`` and ``nodes`` long, its
-    solutions so far in ``search.found``: the automatic configuration searches a puzzle first for a few thousand
+    """A search of ``config`` begun before its run, ``seconds`` and ``nodes`` long (built in
+    ``built_in`` seconds, compiling apart), its solutions so far in ``search.found``: the automatic configuration searches a puzzle first for a few thousand
     nodes and chooses only if that did not finish it, and a run that chooses the same
     configuration goes on with it (``solve_tiling``'s ``started``)."""
 
@@ -376,6 +376,7 @@ class Started:
     search: HybridSearch
     seconds: float
     nodes: int
+    built_in: float
 
     @classmethod
     def run(cls, puzzle: Puzzle, config: Config, keep: np.ndarray | None, nodes: int,
@@ -383,10 +384,12 @@ class Started:
         """The search of ``config`` over the images in ``keep`` (``options``: the front's
         triggers and re-applied filters) run for about ``nodes`` nodes, storing what it
         finds."""
-        search, _ = build_search(puzzle, config, keep, store=True, **options)
         start = time.perf_counter()
+        search, jit = build_search(puzzle, config, keep, store=True, **options)
+        built = time.perf_counter()
         search.step(1 << 62, nodes)
-        return cls(config, search, time.perf_counter() - start, search.nodes)
+        return cls(config, search, time.perf_counter() - built, search.nodes,
+                   built - start - jit)
 
     def go_on(self, on_images: Callable[[np.ndarray], None] | None,
               store: bool) -> HybridSearch:
