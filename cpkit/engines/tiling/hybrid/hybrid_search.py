@@ -368,9 +368,10 @@ def _mask(n: int, ids: np.ndarray) -> np.ndarray:
 @dataclass
 class Started:
     """A search of ``config`` begun before its run, ``seconds`` and ``nodes`` long (built in
-    ``built_in`` seconds, compiling apart), its solutions so far in ``search.found``: the automatic configuration searches a puzzle first for a few thousand
-    nodes and chooses only if that did not finish it, and a run that chooses the same
-    configuration goes on with it (``solve_tiling``'s ``started``)."""
+    ``built_in`` seconds, compiling apart), its solutions so far in ``search.found``: the
+    automatic configuration searches a puzzle first for some nodes and chooses only if that
+    did not finish it, and a run that chooses the same configuration goes on with it
+    (``solve_tiling``'s ``started``)."""
 
     config: Config
     search: HybridSearch
