@@ -16,6 +16,31 @@ def test_auto_misses_only_past_twice_the_best_or_the_best_plus_a_second():
     assert em_auto.verdict(1.0, 1.0, False) == (None, False)   # auto did not finish: a miss
 
 
+def test_auto_gets_the_time_its_target_allows_where_the_best_engine_ends_near_the_limit(
+        monkeypatch):
+    """A brute force finishing in 8 s of a 10-s limit: ``auto`` may take 16 s and still meet
+    its target, so it is not stopped at 10 (that would count as a miss what is not one)."""
+    from types import SimpleNamespace
+
+    caps = {}
+
+    def fake_run(puzzle, options, first, limit):
+        label = options.get("engine") + (" --shave" if "shave" in options else "")
+        caps[label] = limit
+        done = options["engine"] == "backtrack"
+        seconds = 8.0 if done else limit
+        return SimpleNamespace(seconds=seconds, complete=done, count=1 if done else 0,
+                               engine=options["engine"],
+                               stats=SimpleNamespace(nodes=1, extra={}))
+
+    monkeypatch.setattr(em_auto, "_run", fake_run)
+    em_auto.measure(None, "count", 10.0)
+    assert caps["auto"] == pytest.approx(16.0)
+    assert caps["cp"] == pytest.approx(10.0)          # single engines keep the limit
+    assert em_auto.allowed(0.3) == pytest.approx(1.3)
+    assert em_auto.allowed(float("inf")) == 0.0
+
+
 def runs(**counts):
     return {label: {"count": count, "complete": complete, "done": complete}
             for label, (count, complete) in counts.items()}
