@@ -144,6 +144,13 @@ def distinct(puzzle: Puzzle) -> list[tuple[Turn, tuple]]:
     return [(turn, k) for k, turn in seen.items()]
 
 
+def region_of(key: tuple) -> tuple:
+    """The part of a ``distinct`` key that says where the pieces go (the box and the free
+    cells), without the pieces: two oriented puzzles of one region differ by a mirror image of
+    the pieces."""
+    return key[:2]
+
+
 @dataclass(frozen=True)
 class Correspondence:
     """How one oriented puzzle of a source lies on another (``correspond``): cell ``c`` of the

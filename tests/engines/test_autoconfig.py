@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -118,19 +120,40 @@ def test_a_glance_settles_a_tiny_puzzle_and_only_a_tiny_one(tiling_instance):
     assert len({e.option.orientation for e in long_one.estimates}) == 2
 
 
-def test_an_orientation_estimated_about_as_fast_does_not_replace_the_first(tiling_instance):
-    """The one-sided 30 x 3's mirror twins search alike (0.150 and 0.152 s) but are
-    estimated 0.27 and 0.24 s: the first is kept, with its search begun; the long way round
-    (estimated ten times slower) would still be left, and so is the 2 x 4 x 8's first
-    orientation, estimated a quarter slower than its best."""
-    choice = autoconfig.choose(tiling_instance("pentominoes_onesided_30x3.txt"),
-                               {"unique": "rotation"})
-    twins = {e.option.orientation: e.seconds for e in choice.estimates
-             if e.option.letters == choice.chosen.option.letters}
+def test_mirror_twins_search_alike_and_only_one_is_estimated(tiling_instance):
+    """The one-sided 30 x 3 has two regions (3 wide, 30 wide), each with the pieces and
+    their mirror images: the twins' whole searches make the same nodes, so the choice
+    estimates one of each pair, keeps the first, and goes on with its search."""
+    puzzle = tiling_instance("pentominoes_onesided_30x3.txt")
+    cands = autoconfig.candidates(puzzle)
+    assert [c.puzzle.box for c in cands] == [(3, 30, 1)] * 2 + [(30, 3, 1)] * 2
+    assert autoconfig.unlike(cands) == [0, 2]
+    twins = [solve(cands[k].puzzle, count_only=True, orientation="file") for k in (0, 1)]
+    assert twins[0].count == twins[1].count == 46
+    assert twins[0].stats.nodes == twins[1].stats.nodes
+    choice = autoconfig.choose(puzzle, {"unique": "rotation"})
+    assert {e.option.orientation for e in choice.estimates} == {0, 2}
     assert choice.chosen.option.orientation == 0 and choice.started is not None
-    assert twins[1] < twins[0] < twins[1] / autoconfig.KEEP
-    box = autoconfig.choose(tiling_instance("pentominoes_l_2x4x8.txt"), {"unique": "rotation"})
-    assert box.chosen.option.orientation != 0
+
+
+@pytest.mark.parametrize("factor, orientation", [(0.9, 0), (0.8, 1)])
+def test_another_orientation_must_be_clearly_faster_to_replace_the_first(
+        tiling_instance, monkeypatch, factor, orientation):
+    """The 12 x 5 with its other orientation's estimates made ``factor`` times the first's:
+    a tenth faster is within the estimates' noise and the first is kept, with its search
+    begun; a fifth faster wins."""
+    real = autoconfig.Prober.estimate
+
+    def estimate(self, option):
+        if option.orientation == 0:
+            return real(self, option)
+        first = real(self, replace(option, orientation=0))
+        return autoconfig.Estimate(option, factor * first.seconds, first.subproblems)
+
+    monkeypatch.setattr(autoconfig.Prober, "estimate", estimate)
+    choice = autoconfig.choose(tiling_instance("pentominoes_12x5.txt"), {"unique": "rotation"})
+    assert choice.chosen.option.orientation == orientation
+    assert (choice.started is not None) == (orientation == 0)
 
 
 @pytest.mark.parametrize("name, unique", [("somacube.txt", "rotation"),
