@@ -318,7 +318,16 @@ class Puzzle:
 
     def exact_cover(self, keep: np.ndarray | None = None) -> ExactCover:
         """Columns: region cells (in cell-index order), then shapes (needed ``count`` times).
-        Rows: images (all, or those with ``keep[i]``)."""
+        Rows: images (all, or those with ``keep[i]``).  Built once per ``keep``: the choice of
+        ``--engine auto`` builds searches of one front several times (the search it begins,
+        the estimates' descents), and a search copies the cover's arrays, never changes them."""
+        key = None if keep is None else np.asarray(keep, dtype=bool).tobytes()
+        covers = self.__dict__.setdefault("_covers", {})
+        if key not in covers:
+            covers[key] = self._exact_cover(keep)
+        return covers[key]
+
+    def _exact_cover(self, keep: np.ndarray | None) -> ExactCover:
         img = self.images
         n_img = len(img)
         v = self.n_cells
