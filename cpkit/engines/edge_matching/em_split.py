@@ -43,7 +43,7 @@ from ...result import LIMIT, Figures, Result, Stats
 from .backtrack import em_backtrack_search as em_backtrack
 from .cp import em_cp_search as em_cp
 from .edges import em_edges_search as em_edges
-from ..runtime.driver import DriveOutcome, drive, reporter
+from ..runtime.driver import DriveOutcome, SliceBudget, drive, reporter
 from .em_front import CELL_RULES, check_unique, shave_limit
 from .em_result import counted, deepest_search, summed_statistics
 from ..exact_cover.dlx.dlx_split import worker_id
@@ -56,9 +56,11 @@ from ...parallel.protocol import Frontier, Part, Path, Probe, capped
 CP_OPTIONS = defaults(CpOptions)
 #: The edge-filtering engine's options (``em_edges.solve``'s keywords) and their defaults.
 EDGES_OPTIONS = defaults(EdgesOptions)
-#: The frontier search asks whether to stop after this many nodes (a fraction of a second for
-#: every engine on a 16 x 16 board: the edges engine makes about 36,000 nodes/s there).
-FRONTIER_SLICE = 1 << 14
+#: The frontier search asks whether to stop after a first slice of this many nodes, then after
+#: slices sized to take a tenth of a second (``SliceBudget``), of at least ``FRONTIER_LEAST``:
+#: a fixed 16,384 took 5 s a slice on a slow machine with every cell shaved at every node.
+FRONTIER_SLICE = 1 << 10
+FRONTIER_LEAST = 1 << 6
 MODULES = {"cp": em_cp, "backtrack": em_backtrack, "edges": em_edges}
 
 
@@ -118,13 +120,17 @@ class EdgeMatchingTree:
         """Search below ``path`` down to the nodes ``decisions`` choices deeper, appending
         their paths to ``paths`` in depth-first order (solutions met above them go to
         ``sink``); returns the search (for its figures) and whether it finished, which it
-        does unless ``cancel()`` (asked before every ``FRONTIER_SLICE`` nodes) says stop."""
+        does unless ``cancel()`` (asked between slices of about a tenth of a second) says
+        stop."""
         search = self._search(path, store, sink)
         search.stop_after(decisions)
+        slices = SliceBudget(FRONTIER_SLICE, FRONTIER_LEAST)
         while True:
             if cancel is not None and cancel():
                 return search, False
-            finished, _ = search.step(1 << 30, FRONTIER_SLICE if cancel else 1 << 62)
+            start = time.perf_counter()
+            finished, _ = search.step(1 << 30, slices.nodes if cancel else 1 << 62)
+            slices.took(time.perf_counter() - start)
             if search.at_stop:
                 paths.append(list(path) + [c * self.n_orientations + o
                                            for c, o in search.decisions()])

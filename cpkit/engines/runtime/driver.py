@@ -24,6 +24,23 @@ FIRST_SLICE_NODES = 1 << 12
 MAX_SLICE_NODES = 1 << 26
 
 
+class SliceBudget:
+    """Node budgets for kernel calls sized to take about ``SLICE_SECONDS`` whatever a node
+    costs (a node of the edges engine shaving every cell of a 16 x 16 board takes a third of a
+    millisecond, a brute-force node a thirtieth of a microsecond): doubled after a call of under
+    a quarter of it, halved after one over it, never under ``least`` nor over
+    ``MAX_SLICE_NODES``."""
+
+    def __init__(self, first: int = FIRST_SLICE_NODES, least: int | None = None):
+        self.nodes = first
+        self.least = first if least is None else least
+
+    def took(self, seconds: float) -> None:
+        """The last call of ``nodes`` took ``seconds``: size the next."""
+        scale = 2.0 if seconds < SLICE_SECONDS / 4 else (0.5 if seconds > SLICE_SECONDS else 1.0)
+        self.nodes = int(min(MAX_SLICE_NODES, max(self.least, self.nodes * scale)))
+
+
 class StopSearch(Exception):
     """Raised by a solution callback to end the search at once (e.g. the limit is reached)."""
 
@@ -65,8 +82,7 @@ def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
     found = 0
     start = time.perf_counter()
     reason = COMPLETE
-    adaptive = slice_nodes is None
-    budget = FIRST_SLICE_NODES if adaptive else slice_nodes
+    slices = SliceBudget() if slice_nodes is None else None
     with InterruptFlag() as interrupt:
         while True:
             room = (limit - found) if limit is not None else (1 << 62)
@@ -75,14 +91,12 @@ def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
                 break
             t0 = time.perf_counter()
             try:
-                finished, new = step(room, budget)
+                finished, new = step(room, slices.nodes if slices else slice_nodes)
             except StopSearch:
                 reason = LIMIT
                 break
-            if adaptive:
-                took = time.perf_counter() - t0
-                scale = 2.0 if took < SLICE_SECONDS / 4 else (0.5 if took > SLICE_SECONDS else 1.0)
-                budget = int(min(MAX_SLICE_NODES, max(FIRST_SLICE_NODES, budget * scale)))
+            if slices:
+                slices.took(time.perf_counter() - t0)
             found += new
             if on_progress is not None:
                 on_progress()
