@@ -198,6 +198,16 @@ def test_a_puzzle_its_first_nodes_finish_is_not_estimated(tiling_instance, name,
     assert result.stats.extra["configurations_estimated"] == 0
 
 
+def test_a_small_box_goes_on_with_the_search_begun_first(tiling_instance):
+    """The 2 x 3 x 10 box is estimated fastest F alone at the default switch, the way the
+    search begins in 3D too: the run goes on with it and counts what it counts without."""
+    puzzle = tiling_instance("pentominoes_2x3x10.txt")
+    choice = autoconfig.choose(puzzle, {"unique": "rotation"})
+    assert choice.started is not None and set(choice.chosen.option.letters) == {"f"}
+    result = solve(puzzle, count_only=True)
+    assert result.count == 24 and result.stats.extra["searched_first"] >= autoconfig.FIRST_NODES
+
+
 @pytest.mark.parametrize("unique, count_only", [("rotation", True), ("rotation", False),
                                                 ("mirror", False)])
 def test_a_run_goes_on_with_the_search_begun_before_the_choice(tiling_instance, unique,

@@ -17,8 +17,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    switch depth are drawn by random DLX descents (``Frontier``), each subproblem compiled, and
    the figures of searching it with the letters estimated by a population of ``POPULATION``
    nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
-3. **The search first**: the default configuration on the geometric first orientation runs
-   ``FIRST_NODES`` nodes before any estimate (``hybrid.Started``); a puzzle that finishes
+3. **The search first**: the default switch with F alone (``first_config``) on the
+   geometric first orientation runs ``FIRST_NODES`` nodes before any estimate
+   (``hybrid.Started``); a puzzle that finishes
    there needs no choice, and a run whose choice keeps that configuration goes on with it.
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
@@ -105,9 +106,9 @@ REFINE_SCALE = 2
 #: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
 #: configuration), where the schedule stage starts its climbs.
 DEFAULT_F_LEVELS = 3
-#: Nodes searched before any estimate, in the default configuration of the geometric first
-#: orientation: a puzzle they finish is not estimated (the 20 x 3 takes 33,000 nodes, 2 ms,
-#: the Soma cube 19,000, 3 ms, where the glance alone took 5-10 ms), and a run that chooses
+#: Nodes searched before any estimate (``first_config``, on the geometric first
+#: orientation): a puzzle they finish is not estimated (the 20 x 3 takes 33,000 nodes, 2 ms,
+#: the Soma cube 26,000, 3 ms, where the glance alone took 5-10 ms), and a run that chooses
 #: that configuration goes on with them; one that chooses another loses them (2-5 ms).
 FIRST_NODES = 50_000
 #: The seed of every estimate.
@@ -480,6 +481,18 @@ def climbs(prober: Prober, top: Estimate) -> Estimate:
     return min((e for e in found if e is not None), key=lambda e: e.seconds)
 
 
+def first_config(puzzle: Puzzle, constrained: bool, nof: bool) -> hybrid.Config:
+    """What the search first runs: the default switch with F alone, the default's schedule in
+    2D.  In 3D the default's E pays on long searches, which the estimates choose for
+    themselves, while the small boxes the first nodes nearly finish are chosen F alone (the
+    2 x 3 x 10 and 2 x 5 x 6 boxes), and go on with the search begun."""
+    default = hybrid.auto_config(puzzle, constrained, nof)
+    if default.fila_at <= 0:
+        return default
+    return replace(default, schedule=parse_schedule(schedule_of(default.fila_at,
+                                                                "f" * default.fila_at)))
+
+
 def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     """The pieces the piece stage estimates: the three whose images the redundancy filter
     keeps fewest of (the tree's top level is that many nodes), and the filter's own first
@@ -513,8 +526,8 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         if chosen is None:
             config = hybrid.auto_config(cands[k].puzzle, constrained, use_nof)
             if started is not None and started.search.finished:
-                config = replace(config, reason=f"{config.reason}, finished in the first "
-                                                f"{started.nodes:,} nodes")
+                config = replace(started.config, reason=f"{config.reason}, finished in the "
+                                                        f"first {started.nodes:,} nodes")
         else:
             config = hybrid.Config(option.fila_at,
                                    parse_schedule(schedule_of(option.fila_at, option.letters)),
@@ -540,7 +553,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     if at <= 0 or front.proof is not None:
         return finish(None)
     if search_first:
-        started = hybrid.Started.run(first, hybrid.auto_config(first, constrained, use_nof),
+        started = hybrid.Started.run(first, first_config(first, constrained, use_nof),
                                      front.keep, FIRST_NODES, **in_search(front))
         check_setup()
         if started.search.finished:
