@@ -19,8 +19,8 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
 3. **The search first**: the default switch with F alone (``first_config``) on the
    geometric first orientation runs ``FIRST_NODES`` nodes before any estimate
-   (``hybrid.Started``); a puzzle that finishes
-   there needs no choice, and a run whose choice keeps that configuration goes on with it.
+   (``hybrid.Started``); a puzzle that finishes there needs no choice, and a run whose
+   choice keeps that configuration goes on with it.
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
 4. **Stages**, each only if the estimated search is long enough for its probes to pay: a
@@ -88,8 +88,8 @@ GLANCE_BELOW_FLAT = 0.125
 SCREEN = 4.0
 #: Another orientation replaces the geometric first only if estimated under this share of
 #: it: the first's search is begun and its front made, and estimates of orientations that
-#: search alike differ by more than the searches (the one-sided 30 x 3's mirror twins: 0.24
-#: against 0.27 s estimated, 0.150 against 0.152 s searched).
+#: search alike differ by more than their searches (the one-sided 30 x 3's mirror twins, now
+#: estimated once: 0.24 against 0.27 s estimated, 0.150 against 0.152 s searched).
 KEEP = 0.85
 #: Estimated search seconds from which each further stage is worth its probes.
 TINY = 0.02
