@@ -407,8 +407,10 @@ def test_the_time_limit_stops_a_long_split(tiling_instance, family, tmp_path):
 
 def test_planning_counts_against_the_time_limit():
     """A tree whose tree-size walks never end in time (a 16 x 16 board shaved at every node:
-    one walk takes an hour) spends the whole limit planning and stops there; the split used
-    to get a limit of its own after it, and the run twice its length."""
+    one walk takes an hour) spends what the set-up leaves of the limit planning and stops
+    there, within a slice; the split used to get a limit of its own after it, and the run
+    twice its length.  The set-up before the planning counts against the limit too (a tenth
+    of a second here, 0.7 s on a loaded machine), so the planning gets most of it, not all."""
     from cpkit.models.em_generator import generate
 
     board = generate(16, border_colours=5, inner_colours=17, seed=1)
@@ -416,7 +418,7 @@ def test_planning_counts_against_the_time_limit():
                          time_limit=2.0)
     assert result.stop_reason == "time_limit" and not result.complete
     assert result.stats.extra["subproblems_done"] == 0
-    assert 2.0 <= result.stats.extra["plan_seconds"] < 3.5
+    assert 1.0 <= result.stats.extra["plan_seconds"] < 3.5
 
 
 def test_ctrl_c_during_the_split_reports_an_interrupted_run(tiling_instance):
