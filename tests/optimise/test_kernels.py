@@ -224,3 +224,28 @@ def test_a_restored_worker_goes_on_as_the_stopped_one():
     assert first.report() == second.report()
     assert np.array_equal(first.best, second.best)
     assert np.array_equal(first.board, second.board)
+
+
+def test_a_seed_replays_exactly_on_a_placements_budget():
+    """With the split between scan and moves counted in work (``pace`` "work"), two workers of
+    one seed given the same placements budget make the same moves and end on the same board,
+    however long each slice took (with ``pace`` "clock" such runs part within a second)."""
+    from cpkit.optimise import anytime
+    from cpkit.optimise.anytime import Anytime, Config
+
+    puzzle = plant(12, border_colours=3, inner_colours=8, seed=11)[0]
+    config = Config(stuck_nodes=5_000, restart_nodes=100_000)
+    saved_slice = anytime.SLICE_NODES
+    anytime.SLICE_NODES = 2_000
+    try:
+        workers = [Anytime(puzzle, "edges", 4, config) for _ in range(2)]
+        for worker in workers:
+            worker.run(float("inf"), nodes=400_000)
+    finally:
+        anytime.SLICE_NODES = saved_slice
+    first, second = (w.report() for w in workers)
+    assert first["moves"] > 0 and first["nodes"] >= 400_000
+    for key in ("score", "nodes", "moves", "restarts", "boards", "gains"):
+        assert first[key] == second[key], key
+    assert np.array_equal(workers[0].best, workers[1].best)
+    assert np.array_equal(workers[0].board, workers[1].board)
