@@ -234,7 +234,7 @@ def test_a_seed_replays_exactly_on_a_placements_budget():
     from cpkit.optimise.anytime import Anytime, Config
 
     puzzle = plant(12, border_colours=3, inner_colours=8, seed=11)[0]
-    config = Config(stuck_nodes=5_000, restart_nodes=100_000)
+    config = Config(stuck_nodes=5_000, restart_nodes=100_000, pace="work")
     saved_slice = anytime.SLICE_NODES
     anytime.SLICE_NODES = 2_000
     try:
@@ -249,3 +249,21 @@ def test_a_seed_replays_exactly_on_a_placements_budget():
         assert first[key] == second[key], key
     assert np.array_equal(workers[0].best, workers[1].best)
     assert np.array_equal(workers[0].board, workers[1].board)
+
+
+@pytest.mark.parametrize("tighten", ["total", "start"])
+def test_a_schedule_aims_lower_after_a_better_board(tighten):
+    """Aiming at fewer breaks never allows more by any cell, scales the breaks allowed by the
+    last cell, and (``tighten`` "start") shrinks the break zone by the same ratio."""
+    order = np.arange(256, dtype=np.int32)
+    before = Schedule(total=30.0, start=0.70, power=1.7, tighten=tighten)
+    after = before.aiming_at(20, 30)
+    old, new = before.limits(order, 256), after.limits(order, 256)
+    assert np.all(new <= old) and np.all(np.diff(new) >= 0)
+    assert old[-1] == 30 and new[-1] == 20
+    first = np.flatnonzero(new > 0)[0]
+    if tighten == "start":
+        assert after.start == pytest.approx(1 - 0.30 * 20 / 30)
+        assert first >= int(after.start * 256)
+    else:
+        assert after.start == before.start and first >= np.flatnonzero(old > 0)[0]
