@@ -10,6 +10,16 @@ finds better boards: a board with ``b`` breaks makes it aim at ``b - 1`` with th
 The defaults come from runs on Eternity II variants that are not among the benchmark's (other
 corner tiles pinned): the scan finds boards within seconds from ``start`` = 0.70 of the cells,
 ``power`` 1.7, ``total`` 30 of 480 edges; a little tighter and it finds none in a minute.
+
+Other shapes lost edges on ``e2_clues5`` (one worker, 10^9 placements of the scan, about
+110 CPU-seconds, ``python -m benchmarks.e2_configs``; matched edges of 480 for seeds 1, 2,
+...): these defaults 457, 456, 456, 456; ``power`` 2.5 452, 450; 1.3 452; 1.0 445 (and the
+looser curves cost up to twice the CPU time a placement); ``start`` 0.65 454; 0.60 with
+``power`` 2.0 455, 455; 0.78 with ``power`` 1.2 no board at all (no top reaches the break
+zone without a break, so every restart is a stuck one and loosening the total does not
+help); ``total`` 24 456, 456; 36 456, 455.  After a better board, moving the start later with
+the total (``tighten`` "start") 454, 454; no rescaling, only the cap below the best
+(``Config.adapt`` off) 455, 455.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ class Schedule:
     total: float = 30.0
     start: float = 0.70
     power: float = 1.7
+    tighten: str = "total"          # what ``aiming_at`` scales: "total", or "start" too
 
     def limits(self, order: np.ndarray, n_cells: int) -> np.ndarray:
         """The breaks allowed once each cell of ``order`` (row-major cell numbers) is filled:
@@ -41,7 +52,11 @@ class Schedule:
         (``breaks < found``)."""
         if found <= 0:
             return self
-        return replace(self, total=max(0.0, self.total * breaks / found))
+        total = max(0.0, self.total * breaks / found)
+        if self.tighten == "start":
+            # The break zone shrinks with the total: as many breaks a cell, fewer cells.
+            return replace(self, total=total, start=1.0 - (1.0 - self.start) * breaks / found)
+        return replace(self, total=total)
 
     @classmethod
     def for_board(cls, inner_edges: int, n_cells: int) -> "Schedule":

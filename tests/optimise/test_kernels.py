@@ -224,3 +224,46 @@ def test_a_restored_worker_goes_on_as_the_stopped_one():
     assert first.report() == second.report()
     assert np.array_equal(first.best, second.best)
     assert np.array_equal(first.board, second.board)
+
+
+def test_a_seed_replays_exactly_on_a_placements_budget():
+    """With the split between scan and moves counted in work (``pace`` "work"), two workers of
+    one seed given the same placements budget make the same moves and end on the same board,
+    however long each slice took (with ``pace`` "clock" such runs part within a second)."""
+    from cpkit.optimise import anytime
+    from cpkit.optimise.anytime import Anytime, Config
+
+    puzzle = plant(12, border_colours=3, inner_colours=8, seed=11)[0]
+    config = Config(stuck_nodes=5_000, restart_nodes=100_000, pace="work")
+    saved_slice = anytime.SLICE_NODES
+    anytime.SLICE_NODES = 2_000
+    try:
+        workers = [Anytime(puzzle, "edges", 4, config) for _ in range(2)]
+        for worker in workers:
+            worker.run(float("inf"), nodes=400_000)
+    finally:
+        anytime.SLICE_NODES = saved_slice
+    first, second = (w.report() for w in workers)
+    assert first["moves"] > 0 and first["nodes"] >= 400_000
+    for key in ("score", "nodes", "moves", "restarts", "boards", "gains"):
+        assert first[key] == second[key], key
+    assert np.array_equal(workers[0].best, workers[1].best)
+    assert np.array_equal(workers[0].board, workers[1].board)
+
+
+@pytest.mark.parametrize("tighten", ["total", "start"])
+def test_a_schedule_aims_lower_after_a_better_board(tighten):
+    """Aiming at fewer breaks never allows more by any cell, scales the breaks allowed by the
+    last cell, and (``tighten`` "start") shrinks the break zone by the same ratio."""
+    order = np.arange(256, dtype=np.int32)
+    before = Schedule(total=30.0, start=0.70, power=1.7, tighten=tighten)
+    after = before.aiming_at(20, 30)
+    old, new = before.limits(order, 256), after.limits(order, 256)
+    assert np.all(new <= old) and np.all(np.diff(new) >= 0)
+    assert old[-1] == 30 and new[-1] == 20
+    first = np.flatnonzero(new > 0)[0]
+    if tighten == "start":
+        assert after.start == pytest.approx(1 - 0.30 * 20 / 30)
+        assert first >= int(after.start * 256)
+    else:
+        assert after.start == before.start and first >= np.flatnonzero(old > 0)[0]
