@@ -238,7 +238,7 @@ def orientation_table(folder: Path, quick: bool, by_puzzle: dict[str, dict[str, 
     configuration for its dimension, no choice), against ``auto`` on the bundled and turned
     files."""
     from cpkit.io.polycube import read_polycube
-    from cpkit.engines.tiling.auto.tiling_autoconfig import candidates
+    from cpkit.engines.tiling.auto.tiling_candidates import candidates
 
     rows = []
     for label, name in PUZZLES:
