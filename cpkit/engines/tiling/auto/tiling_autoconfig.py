@@ -179,6 +179,11 @@ def schedule_of(fila_at: int, letters: str) -> str:
     return spec
 
 
+def config_of(fila_at: int, letters: str, nof: bool, reason: str = "") -> hybrid.Config:
+    """The hybrid configuration of a switch at ``fila_at`` and ``letters`` below it."""
+    return hybrid.Config(fila_at, parse_schedule(schedule_of(fila_at, letters)), nof, reason)
+
+
 def default_letters(puzzle: Puzzle, fila_at: int, dimension: int | None = None) -> str:
     """``hybrid.auto_config``'s FILA schedule as letters (for a puzzle of ``dimension``, by
     default the puzzle's): F for flat puzzles, else E, then F for the last three pieces."""
@@ -258,8 +263,7 @@ class Prober:
                 hybrid.largest_volume(puzzle, fila_at) > fila.WORD:
             return None
         options = in_search(front)
-        config = hybrid.Config(fila_at, parse_schedule(schedule_of(fila_at, "f" * fila_at)),
-                               self.nof)
+        config = config_of(fila_at, "f" * fila_at, self.nof)
         searches = self.shared.searches
         if (k, fila_at, piece) not in searches:
             searches[k, fila_at, piece] = hybrid.build_search(puzzle, config, front.keep,
@@ -442,8 +446,7 @@ def first_config(puzzle: Puzzle, constrained: bool, nof: bool) -> hybrid.Config:
     default = hybrid.auto_config(puzzle, constrained, nof)
     if default.fila_at <= 0:
         return default
-    return replace(default, schedule=parse_schedule(schedule_of(default.fila_at,
-                                                                "f" * default.fila_at)))
+    return config_of(default.fila_at, "f" * default.fila_at, default.nof, default.reason)
 
 
 def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
@@ -482,9 +485,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
                 config = replace(started.config, reason=f"{config.reason}, finished in the "
                                                         f"first {started.nodes:,} nodes")
         else:
-            config = hybrid.Config(option.fila_at,
-                                   parse_schedule(schedule_of(option.fila_at, option.letters)),
-                                   use_nof, "chosen by estimates")
+            config = config_of(option.fila_at, option.letters, use_nof, "chosen by estimates")
         made = [e for e in prober.made.values() if e is not None]
         compiling = jit.warmed_seconds() - compiled
         # The chosen front's own preparation is every search's (``prep_seconds``), not the
