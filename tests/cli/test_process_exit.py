@@ -1,5 +1,6 @@
-"""The ``cpkit`` process's start and end: numba loaded without its BLAS probe, and the quick
-exit that skips the interpreter's teardown keeping every line of output and the status."""
+"""The ``cpkit`` process's start and end: numba loaded without its BLAS probe, cached kernels
+loaded without numba's other implementations, and the quick exit that skips the interpreter's
+teardown keeping every line of output and the status."""
 
 from __future__ import annotations
 
@@ -55,3 +56,24 @@ def test_the_command_line_loads_numba_without_importing_scipy_linalg():
                           timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "[1,", "0]"]
+
+
+def test_the_command_line_loads_cached_kernels_without_numbas_other_implementations():
+    """A load from the cache installs none of numba's typing and lowering implementations
+    (``jit._lean_cache_loads``); they are imported only when something compiles.  The script
+    runs twice: the first run may compile (a cold cache), the second must load."""
+    script = (
+        "import sys\n"
+        "from cpkit.engines.runtime import jit\n"
+        "from cpkit.engines.tiling.fila import fila_probe\n"
+        "from cpkit.engines.exact_cover.dlx import dlx_search\n"
+        "jit.skip_blas_probe = True\n"
+        "fila_probe.jit_seconds()\n"
+        "dlx_search.jit_seconds()\n"
+        "print('numba.np.polynomial.polynomial_core' in sys.modules,\n"
+        "      'numba.typed.dictimpl' in sys.modules, 'scipy.linalg' in sys.modules)\n")
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "False", "False"]

@@ -8,11 +8,12 @@ long (a cold cache), the hook ``on_slow_compile`` is told so the CLI can say wha
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
 import time
-from typing import Callable
+from typing import Callable, Iterator
 
 from ...signals import signals_wait_for_the_compiler
 
@@ -22,9 +23,9 @@ SLOW_AFTER = 1.0
 
 _warmed: dict[str, float] = {}
 
-#: Set by the command line: load numba's implementations without its BLAS probe (see
-#: ``_load_numba_without_blas_probe``).  Off for the library, whose caller may compile
-#: numba functions of their own that need BLAS.
+#: Set by the command line: load cached kernels the lean way (``_lean_cache_loads``), without
+#: numba's BLAS probe.  Off for the library, whose caller may compile numba functions of their
+#: own that need BLAS.
 skip_blas_probe = False
 
 
@@ -46,9 +47,11 @@ def warm(name: str, fn: Callable[[], None]) -> float:
     start = time.perf_counter()
     try:
         with signals_wait_for_the_compiler(on_slow_compile):
-            if skip_blas_probe and not _warmed:
-                _load_numba_without_blas_probe()
-            fn()
+            if skip_blas_probe:
+                with _without_blas_probe(), _lean_cache_loads():
+                    fn()
+            else:
+                fn()
     finally:
         if timer is not None:
             timer.cancel()
@@ -62,23 +65,56 @@ def warmed_seconds() -> float:
     return sum(_warmed.values())
 
 
-def _load_numba_without_blas_probe() -> None:
-    """Load numba's CPU implementations with ``scipy.linalg`` hidden.
+@contextlib.contextmanager
+def _without_blas_probe() -> Iterator[None]:
+    """Hide ``scipy.linalg`` from numba while kernels load or compile.
 
-    Before its first compile or cache load in a process, numba imports every implementation it
-    has; one of them imports ``scipy.linalg`` only to learn whether ``np.dot`` and friends can
-    call BLAS.  That import is 0.15 s, a fifth of a whole ``cpkit tile`` process on a small
-    puzzle, and cpkit's kernels call no BLAS.  Hidden, numba records that it has no BLAS
-    (``np.dot`` in a kernel would then fail to type, which the kernel tests would show);
-    ``scipy`` stays importable for the rest of the process (the optimiser's assignment uses it).
+    The first time numba imports its array implementations (``numba.np.arraymath``: when a
+    cached kernel that uses one of them loads, or when anything compiles), it imports
+    ``scipy.linalg`` only to learn whether ``np.dot`` and friends can call BLAS.  That import is
+    0.15-0.3 s, a fifth of a whole ``cpkit tile`` process on a small puzzle, and cpkit's kernels
+    call no BLAS.  Hidden, numba records that it has no BLAS (``np.dot`` in a kernel would then
+    fail to type, which the kernel tests would show); ``scipy`` stays importable for the rest of
+    the process (the optimiser's assignment uses it).
     """
     blas = "scipy.linalg.cython_blas"
     if blas in sys.modules:
+        yield
         return
-    from numba.core.registry import cpu_target
-
     sys.modules[blas] = None  # type: ignore[assignment]
     try:
-        cpu_target.target_context.refresh()
+        yield
     finally:
         del sys.modules[blas]
+
+
+@contextlib.contextmanager
+def _lean_cache_loads() -> Iterator[None]:
+    """Load cached kernels without first installing every implementation numba has.
+
+    Before each load from its cache numba "refreshes" its target: it imports and registers all
+    its typing and lowering implementations (0.2-0.3 s on the first load in a process), which a
+    compile needs and a load does not: a cached kernel is machine code linked with what it
+    calls.  A load needs only numba's runtime (NRT), which the refresh would also have started.
+    A cache miss still compiles as usual: the compiler refreshes the target itself.  If numba's
+    cache no longer has the parts this relies on, loads go the usual way.
+    """
+    from numba.core import caching
+    from numba.core.runtime import rtsys
+
+    usual = caching.Cache.load_overload
+    if not all(hasattr(caching.Cache, part)
+               for part in ("_load_overload", "_guard_against_spurious_io_errors")):
+        yield
+        return
+
+    def load_overload(self, sig, target_context):  # type: ignore[no-untyped-def]
+        rtsys.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+
+    caching.Cache.load_overload = load_overload
+    try:
+        yield
+    finally:
+        caching.Cache.load_overload = usual
