@@ -255,8 +255,8 @@ def test_a_killed_edge_matching_run_resumes_inside_its_subproblems(tmp_path, wor
     run.  With one worker the subproblem is searched in the coordinator's own process, which
     saved nothing until it ended."""
     board = tmp_path / "g7.txt"
-    made = run_cli("generate", "edge-matching", "--size", "7", "--border-colors", "6",
-                   "--inner-colors", "6", "--seed", "2", "-o", str(board))
+    made = run_cli("generate", "edge-matching", "--size", "7", "--border-colors", "5",
+                   "--inner-colors", "7", "--seed", "12", "-o", str(board))
     assert made.returncode == 0, made.stderr
     args = ["match", str(board), "--engine", "backtrack", "--workers", workers,
             "--subproblems", "2", "--count-only", "--json"]
