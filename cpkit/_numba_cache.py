@@ -5,7 +5,12 @@ calls helpers from other modules (the edge-matching CP search calls the ColorPai
 ``cpkit/propagators``) is therefore loaded stale from the cache after an edit, a ``git checkout``
 or an upgrade that changes only the helpers' files: the old propagator runs, silently.  Keying
 the cache directory by a hash of every source file of the package makes any change start from
-an empty cache (one compile, about 20 s) and keeps identical sources sharing one.
+an empty cache (one compile, about 20 s).
+
+The key also holds where the package lives.  numba stamps each cached function with its source
+file's modification time and size, so two checkouts of the same sources could not share their
+machine code anyway: each run of one found the other's stamps, compiled again and overwrote
+them (a benchmark in a second worktree recompiled after every run of the first).
 
 This module must not import numba: ``NUMBA_CACHE_DIR`` is read when numba is first imported.
 """
@@ -26,8 +31,11 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def source_fingerprint(package: Path = _PACKAGE) -> str:
-    """A short hash of the paths and contents of every ``.py`` file under ``package``."""
+    """A short hash of where ``package`` lives and of the paths and contents of every ``.py``
+    file under it."""
     digest = hashlib.sha256()
+    digest.update(str(package.resolve()).encode())
+    digest.update(b"\0")
     for path in sorted(package.rglob("*.py")):
         digest.update(str(path.relative_to(package)).encode())
         digest.update(b"\0")

@@ -24,16 +24,18 @@ def _package(root, files):
 
 def test_fingerprint_follows_every_source_file(tmp_path):
     """A change to any module (a helper the kernels call, not only a kernel) gives a new key;
-    the same sources give the same key wherever they live."""
+    so does the same package in another place (numba's stamps would not match there)."""
     files = {"search/kernel.py": "def k(): pass\n", "propagators/helper.py": "X = 1\n"}
     a = _numba_cache.source_fingerprint(_package(tmp_path / "a", files))
-    b = _numba_cache.source_fingerprint(_package(tmp_path / "b", files))
-    assert a == b
-    edited = dict(files, **{"propagators/helper.py": "X = 2\n"})
-    assert _numba_cache.source_fingerprint(_package(tmp_path / "c", edited)) != a
-    moved = {"search/kernel.py": files["search/kernel.py"],
-             "propagators/other.py": files["propagators/helper.py"]}
-    assert _numba_cache.source_fingerprint(_package(tmp_path / "d", moved)) != a
+    assert _numba_cache.source_fingerprint(tmp_path / "a") == a
+    edited = _package(tmp_path / "a", dict(files, **{"propagators/helper.py": "X = 2\n"}))
+    assert _numba_cache.source_fingerprint(edited) != a
+    _package(tmp_path / "a", files)
+    assert _numba_cache.source_fingerprint(tmp_path / "a") == a
+    (tmp_path / "a" / "propagators" / "helper.py").rename(tmp_path / "a" / "propagators" /
+                                                          "other.py")
+    assert _numba_cache.source_fingerprint(tmp_path / "a") != a
+    assert _numba_cache.source_fingerprint(_package(tmp_path / "b", files)) != a
 
 
 def test_cache_dir_is_keyed_and_old_versions_are_pruned(tmp_path, monkeypatch):
