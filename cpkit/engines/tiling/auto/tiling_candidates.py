@@ -4,6 +4,8 @@ orientation stage estimates (one of each pair of mirror twins)."""
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from ....models import reorient
@@ -19,13 +21,10 @@ class Candidate:
         self.source = source
         self.turn = turn
         self.region = region
-        self._puzzle: Puzzle | None = None
 
-    @property
+    @cached_property
     def puzzle(self) -> Puzzle:
-        if self._puzzle is None:
-            self._puzzle = reorient.oriented(self.source, self.turn)
-        return self._puzzle
+        return reorient.oriented(self.source, self.turn)
 
 
 def geometry(puzzle: Puzzle, turn: reorient.Turn) -> tuple[int, int, int]:
