@@ -251,9 +251,9 @@ def test_match_with_two_workers_counts_like_one(engine):
 def test_a_killed_edge_matching_run_resumes_inside_its_subproblems(tmp_path, workers):
     """While the run goes, the workers send their subproblem's state every --checkpoint-every
     seconds and the checkpoint keeps it, so after kill -9 the resumed run goes on inside those
-    subproblems (none of which had finished) and ends on the figures of one uninterrupted
-    run.  With one worker the subproblem is searched in the coordinator's own process, which
-    saved nothing until it ended."""
+    subproblems (unfinished: on a fast machine the smaller of the two may have finished) and
+    ends on the figures of one uninterrupted run.  With one worker the subproblem is searched
+    in the coordinator's own process, which saved nothing until it ended."""
     board = tmp_path / "g7.txt"
     made = run_cli("generate", "edge-matching", "--size", "7", "--border-colors", "5",
                    "--inner-colors", "7", "--seed", "12", "-o", str(board))
@@ -271,7 +271,8 @@ def test_a_killed_edge_matching_run_resumes_inside_its_subproblems(tmp_path, wor
     proc.send_signal(signal.SIGKILL)
     proc.communicate()
     data = json.loads(ck.read_text())
-    assert data["states"] and not data["done"], "killed before a state was saved, or too late"
+    assert data["states"] and set(data["states"]).isdisjoint(data["done"]) and \
+        len(data["done"]) < 2, "killed before a state was saved, or too late"
     resumed = run_cli(*args, "--resume", str(ck))
     assert resumed.returncode == 0, resumed.stderr
     result = summary(resumed.stdout)
