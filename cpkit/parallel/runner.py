@@ -26,7 +26,7 @@ from .checkpoint import Checkpoint, Recorder, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
 from .progress import PlanLine, Progress, SearchLine, SolverLine
 from .protocol import Frontier, Part
-from .solution_order import InOrder, ordered_solutions, shallow_by_position
+from .solution_order import Already, InOrder, ordered_solutions, shallow_by_position
 
 #: Seed of the progress line's size estimates, apart from those that order the subproblems.
 LINE_SEED = 1_000_003
@@ -181,6 +181,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
                                   count_only, on_solution, checkpoint, resume, checkpoint_every,
                                   progress, source, subproblems, clock, max_stored)
         coordinator.engine_reason = reason
+        if picked is not None and not durable:
+            coordinator.head = picked.solutions
         coordinator.open_checkpoint()
         try:
             with setting_up(clock):
@@ -263,6 +265,9 @@ class Coordinator:
         self._planning = PlanLine(False)         # drawn while a run plans (``_run``)
         #: Why ``--engine auto`` picked the engine (recorded in the checkpoint), or None.
         self.engine_reason: str | None = None
+        #: The first solutions of the sequential order, found by the engine during the
+        #: ``auto`` race: handed out before the split (``_hand_out_head``), never again.
+        self.head: list[Any] = []
 
     def _recorded_options(self) -> dict[str, Any]:
         """What a checkpoint must agree on: the engine and every option shaping its search,
@@ -337,6 +342,15 @@ class Coordinator:
         """Whether solutions go to ``on_solution`` while the run goes (``InOrder``)."""
         return self.store and self.on_solution is not None and self._cap() != 0
 
+    def _hand_out_head(self) -> None:
+        """The race's solutions, at once (as many as the run hands out): on a board whose first
+        subproblem takes long, they would otherwise wait for it to finish.  What is not handed
+        out is forgotten: the split finds it again."""
+        cap = self._cap()
+        self.head = self.head[:cap] if self._streams() else []
+        for solution in self.head:
+            self.on_solution(solution)
+
     def _load_resumed(self) -> Checkpoint | None:
         """The checkpoint being resumed, read and checked against this run: before any worker
         starts, so a refused file costs no start-up."""
@@ -380,6 +394,7 @@ class Coordinator:
         # as the run goes: those wait for every subproblem before them, so the first ones go
         # first.
         split_start = time.perf_counter()
+        self._hand_out_head()
         frontier, searched = self._split(backend.workers, signals)
         if not frontier.above.complete:         # a Ctrl-C or the time limit during the split
             reason = INTERRUPTED if signals.raised else TIME_LIMIT
@@ -432,7 +447,7 @@ class Coordinator:
         bar = Progress(len(frontier.paths), sizes, self.show_progress,
                        n_cells=self.job.model.n_cells if boards else 0)
         in_order = InOrder(frontier, self.tree.decode, self.on_solution if self.store else None,
-                           self._cap(), bar.clear)
+                           self._cap(), bar.clear, self.head)
         last_save = [time.perf_counter()]
         reason = COMPLETE
 
@@ -559,13 +574,14 @@ class Coordinator:
         if complete:
             reason = COMPLETE
         streamed = in_order is not None and in_order.active
-        given = in_order.given if streamed else 0
+        given = in_order.given if streamed else len(self.head)
         if not self.store:
             solutions = []
         elif streamed:
             solutions = in_order.rest(parts)
         else:
-            solutions = ordered_solutions(frontier, parts)
+            solutions = Already(self.head, self.tree.decode).drop(
+                ordered_solutions(frontier, parts))
         cap = self._cap()
         if cap is not None:
             solutions = solutions[:max(0, cap - given)]

@@ -4,7 +4,7 @@ fall between subproblems; each subproblem's come in its own order."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .protocol import Frontier, Part
 
@@ -18,13 +18,16 @@ class InOrder:
 
     def __init__(self, frontier: Frontier, decode: Callable[[list[int]], Any],
                  on_solution: Callable[[Any], None] | None, cap: int | None,
-                 before: Callable[[], None] = lambda: None):
+                 before: Callable[[], None] = lambda: None, given: Sequence[Any] = ()):
+        """``given``: solutions (decoded) handed out before the run, the first of the
+        sequential order (those of an ``auto`` race's engine): counted, not given again."""
         self.shallow = shallow_by_position(frontier)
         self.n_paths = len(frontier.paths)
         self.decode, self.on_solution, self.cap, self.before = decode, on_solution, cap, before
         self.next = 0               # the first subproblem not yet given
         self.shallow_given = -1     # the last position whose shallow solutions were given
-        self.given = 0
+        self.given = len(given)
+        self.already = Already(given, decode)
 
     @property
     def active(self) -> bool:
@@ -52,16 +55,39 @@ class InOrder:
                 out.extend(self.shallow.get(k, ()))
             if k in parts:
                 out.extend(parts[k].solutions)
-        return out
+        return self.already.drop(out)
 
     def _give(self, solutions) -> None:
-        room = len(solutions) if self.cap is None else min(len(solutions), self.cap - self.given)
-        if room <= 0:
-            return
-        self.before()
-        for s in solutions[:room]:
-            self.on_solution(self.decode(s))
-        self.given += room
+        cleared = False
+        for s in solutions:
+            if self.cap is not None and self.given >= self.cap:
+                return
+            decoded = self.decode(s)
+            if decoded in self.already:
+                continue
+            if not cleared:
+                self.before()
+                cleared = True
+            self.on_solution(decoded)
+            self.given += 1
+
+
+class Already:
+    """Solutions handed out before a split run (``InOrder``'s ``given``), to leave out of what
+    it hands out: looked up by value, decoded, so nothing is paid when there are none."""
+
+    def __init__(self, given: Sequence[Any], decode: Callable[[list[int]], Any]):
+        self.given = set(given)
+        self.decode = decode
+
+    def __contains__(self, decoded: Any) -> bool:
+        return bool(self.given) and decoded in self.given
+
+    def drop(self, solutions: list[list[int]]) -> list[list[int]]:
+        """``solutions`` (engine-native) without those handed out already."""
+        if not self.given:
+            return solutions
+        return [s for s in solutions if self.decode(s) not in self.given]
 
 
 def shallow_by_position(frontier: Frontier) -> dict[int, list[list[int]]]:

@@ -246,3 +246,38 @@ def test_engines_far_behind_make_up_little_for_an_estimate_a_little_short():
     assert winner.engine == "backtrack" and stopped == "complete" and "overran" in reason
     made_up = sum(e.seconds for e in field[1:]) - 0.04      # their turns after the first
     assert made_up < 0.75 * em_auto.MAKE_UP * window
+
+
+@pytest.mark.kernel
+def test_a_split_run_hands_out_the_races_solutions_before_it_splits(monkeypatch):
+    """The engine picked found solutions during the race: a split run prints them at once (on
+    a board with millions of solutions its first subproblem never ended, and ``--show 1``
+    printed nothing until the run was stopped), and never again; the count stays the whole
+    count."""
+    from cpkit.parallel import plan
+
+    monkeypatch.setattr(em_auto, "SOLO_SECONDS", (0.0, 0.0))      # a race that decides at once
+    monkeypatch.setattr(em_auto, "MIN_TURN_SECONDS", 0.0)
+    monkeypatch.setattr(em_auto, "RACE_SHARE", 0.0)
+    monkeypatch.setattr(em_auto, "STAY_BELOW", 0.0)
+    seen: list[BoardSolution] = []
+    at_split: list[int] = []
+    split = plan.split
+
+    def watched(*args, **kwargs):
+        at_split.append(len(seen))
+        return split(*args, **kwargs)
+
+    monkeypatch.setattr(plan, "split", watched)
+    puzzle = generate(5, border_colours=3, inner_colours=3, seed=2)     # 4,362 solutions
+    brute = solve(puzzle, engine="backtrack")
+    every = cpkit.solve(puzzle, workers=2, subproblems=8, on_solution=seen.append)
+    assert at_split and at_split[0] > 0 and "subproblems" in every.stats.extra
+    assert every.count == brute.count == len(seen) == len(set(seen))
+    assert set(seen) == set(brute.solutions) and every.solutions == []
+    seen.clear()
+    at_split.clear()
+    three = cpkit.solve(puzzle, workers=2, subproblems=8, max_stored=3, on_solution=seen.append)
+    assert at_split == [3] and three.count == brute.count and three.complete
+    if three.engine != "cp":                # its split runs need not keep the sequential order
+        assert seen == solve(puzzle, engine=three.engine).solutions[:3]

@@ -336,13 +336,19 @@ def jit_seconds() -> float:
 @dataclass
 class Choice:
     """The engine a race picked for a run that goes on elsewhere (a split run): its name,
-    options and the reason, with the race's seconds."""
+    options and the reason, with the race's seconds.  ``solutions``: those the picked engine
+    found during the race (when solutions are kept), in its depth-first order.  The split run
+    hands them out at once, and leaves them out of what it hands out later: otherwise they
+    would wait for every subproblem before theirs to finish (hours, on a board with millions
+    of solutions).  For the brute force and edge filtering they are the first of the split
+    run's own order (the same tree, searched in the same order)."""
 
     engine: str
     options: dict[str, Any]
     reason: str
     seconds: float
     race: dict[str, Any]
+    solutions: list[BoardSolution] = field(default_factory=list)
 
 
 def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
@@ -368,7 +374,7 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
         reason += f"; not raced: {'; '.join(left_out)}"
     if not decision.finished and not decision.stopped and winner.estimate() >= stay_below:
         return Choice(winner.engine, winner.options, reason, decision.seconds,
-                      _race_figures(decision.seconds, entrants))
+                      _race_figures(decision.seconds, entrants), list(winner.solutions))
     # The winner's solutions so far go out, and the rest as they come.
     relay = None if on_solution is None else Relay(on_solution, limit)
     if relay is not None:
