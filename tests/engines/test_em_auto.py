@@ -188,6 +188,52 @@ def test_the_relay_passes_each_solution_once_and_no_more_than_the_limit():
     assert first.solutions == [board(5)]
 
 
+def test_a_run_in_one_process_hands_out_every_engines_solutions_during_the_race(monkeypatch):
+    """While no engine is followed, each engine's solutions go out as found, once each (and
+    are kept for the engine the run follows, which hands out only those not seen); once the
+    relay can remember no more, they only wait."""
+    def board(k: int) -> BoardSolution:
+        return BoardSolution(1, 1, (k,), (0,))
+    passed: list[BoardSolution] = []
+    relay = em_auto.Relay(passed.append, limit=None, during_races=True)
+    first, second = entrant("cp", 1), entrant("edges", 1)
+    relay.leave(first)
+    relay.leave(second)
+    first.relay[0](board(1))
+    second.relay[0](board(2))
+    second.relay[0](board(1))
+    assert [b.tiles[0] for b in passed] == [1, 2] and second.solutions == [board(2), board(1)]
+    monkeypatch.setattr(em_auto, "WATCHED_SOLUTIONS", 2)
+    first.relay[0](board(3))                    # the relay is full: kept, not passed on
+    assert [b.tiles[0] for b in passed] == [1, 2] and first.solutions == [board(1), board(3)]
+    relay.follow(first)
+    assert [b.tiles[0] for b in passed] == [1, 2, 3]
+
+
+@pytest.mark.kernel
+def test_the_races_solutions_go_out_before_the_engine_is_chosen(monkeypatch):
+    monkeypatch.setattr(em_auto, "SOLO_SECONDS", (0.0, 0.0))      # a race that decides at once
+    monkeypatch.setattr(em_auto, "MIN_TURN_SECONDS", 0.0)
+    monkeypatch.setattr(em_auto, "RACE_SHARE", 0.0)
+    decided: list[bool] = []
+    race = em_auto.race
+
+    def watched(*args, **kwargs):
+        decision = race(*args, **kwargs)
+        decided.append(True)
+        return decision
+
+    monkeypatch.setattr(em_auto, "race", watched)
+    printed: list[tuple[bool, BoardSolution]] = []
+    puzzle = generate(5, border_colours=3, inner_colours=3, seed=2)     # 4,362 solutions
+    brute = solve(puzzle, engine="backtrack")
+    result = solve(puzzle, on_solution=lambda s: printed.append((bool(decided), s)))
+    boards = [s for _, s in printed]
+    assert printed and not printed[0][0]
+    assert result.count == brute.count == len(boards) == len(set(boards))
+    assert set(boards) == set(brute.solutions)
+
+
 @pytest.mark.kernel
 def test_the_estimated_time_to_go_of_a_real_search_shrinks_to_nothing():
     puzzle = generate(6, border_colours=4, inner_colours=5, seed=101)
@@ -269,15 +315,20 @@ def test_a_split_run_hands_out_the_races_solutions_before_it_splits(monkeypatch)
         return split(*args, **kwargs)
 
     monkeypatch.setattr(plan, "split", watched)
-    puzzle = generate(5, border_colours=3, inner_colours=3, seed=2)     # 4,362 solutions
+    # Solutions everywhere (534 million): every engine finds some in its first turn.
+    crowded = generate(5, border_colours=2, inner_colours=2, seed=1)
+    three = cpkit.solve(crowded, workers=2, subproblems=8, max_stored=3, time_limit=3,
+                        on_solution=seen.append)
+    assert at_split == [3] and len(set(seen)) == 3 and "subproblems" in three.stats.extra
+    assert all(verify_board(crowded, s) == [] for s in seen)
+    if three.engine != "cp":                # its split runs need not keep the sequential order
+        assert seen == solve(crowded, engine=three.engine, limit=3).solutions
+    # Every solution once, whichever engine was picked and whatever it had found (384
+    # solutions, half a second of the brute force: the race decides long before).
+    seen.clear()
+    puzzle = generate(6, border_colours=3, inner_colours=5, seed=1)
     brute = solve(puzzle, engine="backtrack")
     every = cpkit.solve(puzzle, workers=2, subproblems=8, on_solution=seen.append)
-    assert at_split and at_split[0] > 0 and "subproblems" in every.stats.extra
+    assert "subproblems" in every.stats.extra
     assert every.count == brute.count == len(seen) == len(set(seen))
     assert set(seen) == set(brute.solutions) and every.solutions == []
-    seen.clear()
-    at_split.clear()
-    three = cpkit.solve(puzzle, workers=2, subproblems=8, max_stored=3, on_solution=seen.append)
-    assert at_split == [3] and three.count == brute.count and three.complete
-    if three.engine != "cp":                # its split runs need not keep the sequential order
-        assert seen == solve(puzzle, engine=three.engine).solutions[:3]

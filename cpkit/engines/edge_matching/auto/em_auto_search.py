@@ -45,6 +45,11 @@ board to the next, so the choice is measured on the board itself:
    gets: a few times its time at worst.
    Solutions already printed are not printed again by the next engine (``Relay``).
 
+Solutions go out as the race finds them, whichever engine finds them (each once: the engine
+followed afterwards finds them again and the ``Relay`` holds them back), so a run whose race
+lasts seconds prints what it has at once; a split run prints its engine's right after the race
+(``Choice.solutions``).
+
 Step 3 is what keeps the overhead small on long runs; the race keeps it small on short ones;
 step 4 bounds what a wrong decision costs.
 
@@ -364,6 +369,13 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     jit = jit_seconds()
     store = on_solution is not None or not count_only
     entrants, left_out = _entrants(puzzle, roots, store)
+    # A run that cannot go on elsewhere hands out every engine's solutions as the race finds
+    # them (the race may last seconds); a split run hands out its engine's after the race
+    # (``Choice.solutions``), since its workers find the others again.
+    relay = None if on_solution is None else \
+        Relay(on_solution, limit, during_races=math.isinf(stay_below))
+    for e in entrants if relay is not None else ():
+        relay.leave(e)
     began = time.perf_counter()
     with InterruptFlag() as interrupt:
         decision = race(entrants, limit=limit, time_limit=time_limit,
@@ -375,8 +387,8 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     if not decision.finished and not decision.stopped and winner.estimate() >= stay_below:
         return Choice(winner.engine, winner.options, reason, decision.seconds,
                       _race_figures(decision.seconds, entrants), list(winner.solutions))
-    # The winner's solutions so far go out, and the rest as they come.
-    relay = None if on_solution is None else Relay(on_solution, limit)
+    # The winner's solutions so far go out (those handed out during the race are not handed
+    # out again), and the rest as they come.
     if relay is not None:
         relay.follow(winner)
     if decision.finished:
@@ -419,11 +431,16 @@ def _race_figures(seconds: float, entrants: list[Entrant]) -> dict[str, Any]:
 class Relay:
     """Passes the solutions of the engine the run follows to the caller, each once and at most
     ``limit`` in all: after step 4 switches engines, the next one finds again what the last
-    one printed.  It remembers what it passed on (up to ``WATCHED_SOLUTIONS``)."""
+    one printed.  It remembers what it passed on (up to ``WATCHED_SOLUTIONS``).
+    ``during_races``: while no engine is followed (the race), every engine's solutions are
+    passed on as they come too, as long as it can remember them (else they wait, kept by
+    their engine, for the engine the run follows)."""
 
-    def __init__(self, on_solution: Callable[[BoardSolution], None], limit: int | None):
+    def __init__(self, on_solution: Callable[[BoardSolution], None], limit: int | None,
+                 during_races: bool = False):
         self.on_solution = on_solution
         self.limit = limit
+        self.during_races = during_races
         self.passed = 0
         self.seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
 
@@ -440,10 +457,18 @@ class Relay:
         for solution in kept:
             self.pass_on(solution)
 
-    @staticmethod
-    def leave(entrant: Entrant) -> None:
-        """Keep ``entrant``'s solutions again (it may be followed again later)."""
-        entrant.relay[0] = entrant.solutions.append
+    def leave(self, entrant: Entrant) -> None:
+        """Keep ``entrant``'s solutions again (it may be followed later), and with
+        ``during_races`` pass each on while the relay can remember it."""
+        if not self.during_races:
+            entrant.relay[0] = entrant.solutions.append
+            return
+
+        def keep_and_pass_on(solution: BoardSolution) -> None:
+            entrant.solutions.append(solution)
+            if self.watching:
+                self.pass_on(solution)
+        entrant.relay[0] = keep_and_pass_on
 
     def pass_on(self, solution: BoardSolution) -> None:
         key = (solution.tiles, solution.rotations)
