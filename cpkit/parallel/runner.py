@@ -585,6 +585,10 @@ class Coordinator:
         cap = self._cap()
         if cap is not None:
             solutions = solutions[:max(0, cap - given)]
+        if not complete:
+            # The race's solutions, handed out before the split, were found even where the
+            # split stopped short of them.
+            total.count = max(total.count, len(self.head))
         if self.limit is not None:
             total.count = min(total.count, self.limit)
             if total.count >= self.limit:

@@ -232,6 +232,15 @@ def test_the_races_solutions_go_out_before_the_engine_is_chosen(monkeypatch):
     assert printed and not printed[0][0]
     assert result.count == brute.count == len(boards) == len(set(boards))
     assert set(boards) == set(brute.solutions)
+    # Stopped during the race: what every engine found went out, once each, and counts.
+    crowded = generate(5, border_colours=2, inner_colours=2, seed=1)    # 534 million
+    seen: list[BoardSolution] = []
+    monkeypatch.setattr(em_auto, "RACE_SHARE", 1.0)
+    stopped = solve(crowded, on_solution=seen.append, time_limit=0.5)
+    assert stopped.stop_reason == "time_limit" and "during the race" in \
+        stopped.stats.extra["engine_reason"]
+    assert len(seen) == len(set(seen)) == stopped.count > 0
+    assert all(verify_board(crowded, s) == [] for s in seen[:50])
 
 
 @pytest.mark.kernel

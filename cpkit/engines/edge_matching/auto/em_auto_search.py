@@ -404,6 +404,10 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
         outcome = DriveOutcome(stopped, time.perf_counter() - began)
     result = MODULES[winner.engine].result_of(
         puzzle, chain_figures(winner.chain, outcome, winner.solutions, jit), winner.options)
+    if relay is not None and relay.passed > result.count:
+        # Stopped before the engine followed reached what other engines found during the
+        # race: those were handed out, and count among the solutions found.
+        result.count = relay.passed
     result.stats.extra["engine_reason"] = reason
     result.stats.extra["engine_race"] = _race_figures(decision.seconds, entrants)
     return result
