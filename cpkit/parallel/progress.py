@@ -21,7 +21,7 @@ import shutil
 import sys
 import threading
 import time
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..result import count_phrase
 
@@ -299,3 +299,17 @@ class ScoreLine(_OneProcessLine):
                     f"({duration(figures['best_age'])} ago)")
         self._draw(f"{duration(elapsed)}  {best}  {rate / 1e6:.2f} M nodes/s  "
                    f"{figures['moves']:,} moves")
+
+
+def search_line(model: Any, family: str, engine: str,
+                enabled: bool | float) -> SearchLine | SolverLine:
+    """The progress line of a run in one process: the deepest node in cells filled (edge
+    matching), pieces placed (tiling) or options chosen (exact cover, whose depth has no
+    fixed size); CP-SAT's figures, which have no nodes or depth."""
+    if engine == "cpsat":
+        return SolverLine(enabled)
+    if family == "tiling":
+        return SearchLine(model.n_pieces, enabled, unit="pieces")
+    if family == "exact_cover":
+        return SearchLine(None, enabled, unit="options")
+    return SearchLine(getattr(model, "n_cells", 0), enabled)

@@ -24,7 +24,7 @@ from ..engines.runtime.driver import RunClock, SetupStopped, setting_up
 from . import auto_race, backends, plan, splitter
 from .checkpoint import Checkpoint, Recorder, check_writable
 from .job import Job, TaskSpec, tree as prepared_tree
-from .progress import PlanLine, Progress, SearchLine, SolverLine
+from .progress import PlanLine, Progress, search_line
 from .protocol import Frontier, Part
 from .solution_order import Already, InOrder, ordered_solutions, shallow_by_position
 
@@ -218,20 +218,6 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         return result
 
 
-def search_line(model: Any, family: str, engine: str,
-                enabled: bool | float) -> SearchLine | SolverLine:
-    """The progress line of a run in one process: the deepest node in cells filled (edge
-    matching), pieces placed (tiling) or options chosen (exact cover, whose depth has no
-    fixed size); CP-SAT's figures, which have no nodes or depth."""
-    if engine == "cpsat":
-        return SolverLine(enabled)
-    if family == "tiling":
-        return SearchLine(model.n_pieces, enabled, unit="pieces")
-    if family == "exact_cover":
-        return SearchLine(None, enabled, unit="options")
-    return SearchLine(getattr(model, "n_cells", 0), enabled)
-
-
 def _emit(result: Result, on_solution) -> Result:
     """Hand ``result``'s solutions to ``on_solution`` and keep none, as a sequential run that
     streams them."""
@@ -265,8 +251,8 @@ class Coordinator:
         self._planning = PlanLine(False)         # drawn while a run plans (``_run``)
         #: Why ``--engine auto`` picked the engine (recorded in the checkpoint), or None.
         self.engine_reason: str | None = None
-        #: The first solutions of the sequential order, found by the engine during the
-        #: ``auto`` race: handed out before the split (``_hand_out_head``), never again.
+        #: The solutions the engine found during an ``auto`` race: handed out before the
+        #: split (``_hand_out_head``), never again.
         self.head: list[Any] = []
 
     def _recorded_options(self) -> dict[str, Any]:
@@ -585,9 +571,7 @@ class Coordinator:
         cap = self._cap()
         if cap is not None:
             solutions = solutions[:max(0, cap - given)]
-        if not complete:
-            # The race's solutions, handed out before the split, were found even where the
-            # split stopped short of them.
+        if not complete:        # the race's solutions count even where the split fell short
             total.count = max(total.count, len(self.head))
         if self.limit is not None:
             total.count = min(total.count, self.limit)

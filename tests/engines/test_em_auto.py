@@ -14,7 +14,7 @@ import cpkit
 from cpkit.models.edge_matching import BoardSolution
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
-from cpkit.engines.edge_matching.auto import em_auto_search as em_auto
+from cpkit.engines.edge_matching.auto import em_auto_relay, em_auto_search as em_auto
 from cpkit.engines.dispatch import solve
 from cpkit.engines.edge_matching.em_front import tree_share
 
@@ -179,7 +179,7 @@ def test_the_relay_passes_each_solution_once_and_no_more_than_the_limit():
     first.solutions.extend([board(1), board(2)])
     relay.follow(first)
     first.relay[0](board(2))
-    relay.leave(first)
+    relay.keep(first)
     first.relay[0](board(5))                    # kept, not passed on
     second.solutions.extend([board(1), board(3)])
     relay.follow(second)
@@ -197,13 +197,13 @@ def test_a_run_in_one_process_hands_out_every_engines_solutions_during_the_race(
     passed: list[BoardSolution] = []
     relay = em_auto.Relay(passed.append, limit=None, during_races=True)
     first, second = entrant("cp", 1), entrant("edges", 1)
-    relay.leave(first)
-    relay.leave(second)
+    relay.keep(first)
+    relay.keep(second)
     first.relay[0](board(1))
     second.relay[0](board(2))
     second.relay[0](board(1))
     assert [b.tiles[0] for b in passed] == [1, 2] and second.solutions == [board(2), board(1)]
-    monkeypatch.setattr(em_auto, "WATCHED_SOLUTIONS", 2)
+    monkeypatch.setattr(em_auto_relay, "WATCHED_SOLUTIONS", 2)
     first.relay[0](board(3))                    # the relay is full: kept, not passed on
     assert [b.tiles[0] for b in passed] == [1, 2] and first.solutions == [board(1), board(3)]
     relay.follow(first)

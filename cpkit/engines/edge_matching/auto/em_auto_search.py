@@ -82,6 +82,7 @@ from ..edges import em_edges_search as em_edges
 from ....signals import InterruptFlag
 from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS, DriveOutcome, drive
 from ..em_front import RootChain, root_chain
+from .em_auto_relay import Relay
 from ..em_result import chain_figures
 
 ENGINE = "auto"
@@ -128,9 +129,6 @@ OVERRUN = 2.0
 #: After an overrun, each other engine searches this share of the time the overrunning one
 #: had alone.
 MAKE_UP = 0.5
-#: Solutions printed before a run stops watching its engine (step 4 remembers each, so that the
-#: next engine does not print it again).
-WATCHED_SOLUTIONS = 100_000
 
 
 @dataclass
@@ -375,7 +373,7 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     relay = None if on_solution is None else \
         Relay(on_solution, limit, during_races=math.isinf(stay_below))
     for e in entrants if relay is not None else ():
-        relay.leave(e)
+        relay.keep(e)
     began = time.perf_counter()
     with InterruptFlag() as interrupt:
         decision = race(entrants, limit=limit, time_limit=time_limit,
@@ -430,58 +428,6 @@ def _race_figures(seconds: float, entrants: list[Entrant]) -> dict[str, Any]:
             "engines": {e.label: {"seconds": round(e.seconds, 6), "nodes": e.nodes,
                                   "estimated_seconds_left": _finite(e.estimate())}
                         for e in entrants}}
-
-
-class Relay:
-    """Passes the solutions of the engine the run follows to the caller, each once and at most
-    ``limit`` in all: after step 4 switches engines, the next one finds again what the last
-    one printed.  It remembers what it passed on (up to ``WATCHED_SOLUTIONS``).
-    ``during_races``: while no engine is followed (the race), every engine's solutions are
-    passed on as they come too, as long as it can remember them (else they wait, kept by
-    their engine, for the engine the run follows)."""
-
-    def __init__(self, on_solution: Callable[[BoardSolution], None], limit: int | None,
-                 during_races: bool = False):
-        self.on_solution = on_solution
-        self.limit = limit
-        self.during_races = during_races
-        self.passed = 0
-        self.seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
-
-    @property
-    def watching(self) -> bool:
-        """Whether a switch of engines can still be relayed without repeats."""
-        return len(self.seen) < WATCHED_SOLUTIONS
-
-    def follow(self, entrant: Entrant) -> None:
-        """Relay ``entrant``'s solutions: those it kept so far, and the next as they come."""
-        kept = list(entrant.solutions)
-        entrant.solutions.clear()
-        entrant.relay[0] = self.pass_on
-        for solution in kept:
-            self.pass_on(solution)
-
-    def leave(self, entrant: Entrant) -> None:
-        """Keep ``entrant``'s solutions again (it may be followed later), and with
-        ``during_races`` pass each on while the relay can remember it."""
-        if not self.during_races:
-            entrant.relay[0] = entrant.solutions.append
-            return
-
-        def keep_and_pass_on(solution: BoardSolution) -> None:
-            entrant.solutions.append(solution)
-            if self.watching:
-                self.pass_on(solution)
-        entrant.relay[0] = keep_and_pass_on
-
-    def pass_on(self, solution: BoardSolution) -> None:
-        key = (solution.tiles, solution.rotations)
-        if key in self.seen or (self.limit is not None and self.passed >= self.limit):
-            return
-        if self.watching:
-            self.seen.add(key)
-        self.passed += 1
-        self.on_solution(solution)
 
 
 def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: int | None,
@@ -555,7 +501,7 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
         reason += (f"; {winner.label} overran its window of {window:.2f} s, so the others "
                    f"had their turns: {decision.reason}")
         if relay is not None and decision.winner is not winner:
-            relay.leave(winner)
+            relay.keep(winner)
             relay.follow(decision.winner)
         winner = decision.winner
         if decision.finished:
