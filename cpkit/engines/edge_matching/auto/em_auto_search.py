@@ -372,8 +372,9 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     # (``Choice.solutions``), since its workers find the others again.
     relay = None if on_solution is None else \
         Relay(on_solution, limit, during_races=math.isinf(stay_below))
-    for e in entrants if relay is not None else ():
-        relay.keep(e)
+    if relay is not None:
+        for e in entrants:
+            relay.keep(e)
     began = time.perf_counter()
     with InterruptFlag() as interrupt:
         decision = race(entrants, limit=limit, time_limit=time_limit,
