@@ -157,12 +157,13 @@ def build_lists(wtag, by_number, is_open, left_by_shape, neighbours, rank, pof, 
             p0 = cell_ptr[i]
             p1 = cell_ptr[i + 1]
             for h in range(H):
-                for p in range(p0, p1):
-                    c = cell_idx[p]
-                    if pof[h] and c != pof_first[h, i]:
-                        continue
+                # Under POF an image is listed at its first cell only: go straight there.
+                targets = 1 if pof[h] else p1 - p0
+                for k in range(targets):
+                    c = pof_first[h, i] if pof[h] else cell_idx[p0 + k]
                     r = (h * V + local_of[c]) * IL_SIZE
                     n = ilsi[r + IL_N]
+                    first = ilsi[r + IL_FIRST]
                     covered = 0
                     for t in range(n):
                         u = ilsi[r + IL_NB + t]
@@ -171,7 +172,7 @@ def build_lists(wtag, by_number, is_open, left_by_shape, neighbours, rank, pof, 
                     free = ((1 << n) - 1) & ~covered
                     z = free
                     while True:
-                        st = ilsi[r + IL_FIRST] + z
+                        st = first + z
                         slot = st * Q + s
                         if fill == 0:
                             lptr[slot + 1] += 1
