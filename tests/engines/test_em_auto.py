@@ -235,7 +235,8 @@ def test_the_races_solutions_go_out_before_the_engine_is_chosen(monkeypatch):
     # Stopped during the race: what every engine found went out, once each, and counts.
     crowded = generate(5, border_colours=2, inner_colours=2, seed=1)    # 534 million
     seen: list[BoardSolution] = []
-    monkeypatch.setattr(em_auto, "RACE_SHARE", 1.0)
+    monkeypatch.setattr(em_auto, "RACE_SHARE", 100.0)     # a race the time limit stops,
+    monkeypatch.setattr(em_auto, "MAX_LEAD", 1.0)         # however far one engine leads
     stopped = solve(crowded, on_solution=seen.append, time_limit=0.5)
     assert stopped.stop_reason == "time_limit" and "during the race" in \
         stopped.stats.extra["engine_reason"]

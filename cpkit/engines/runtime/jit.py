@@ -60,6 +60,11 @@ def warm(name: str, fn: Callable[[], None]) -> float:
     return seconds
 
 
+def is_warm(name: str) -> bool:
+    """Whether ``warm(name, ...)`` has run in this process (its kernels cost nothing more)."""
+    return name in _warmed
+
+
 def warmed_seconds() -> float:
     """Seconds spent so far in this process compiling or loading kernels."""
     return sum(_warmed.values())

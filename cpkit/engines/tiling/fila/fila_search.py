@@ -211,6 +211,16 @@ def too_many_cells(n_cells: int, where: str) -> EngineUnavailable:
         f"or --engine dlx")
 
 
+def too_many_shapes(n_shapes: int) -> EngineUnavailable:
+    return EngineUnavailable(f"FILA handles at most {K.MAX_SHAPES} distinct shapes at once, "
+                             f"this problem has {n_shapes}")
+
+
+def too_many_entries() -> EngineUnavailable:
+    return EngineUnavailable(f"the image lists of this problem need more than "
+                             f"{MAX_ENTRIES:,} entries")
+
+
 def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
                     image_ids: np.ndarray, left_by_shape: np.ndarray,
                     words: int | None = None) -> FilaProblem:
@@ -225,8 +235,7 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
     left_by_shape = np.ascontiguousarray(left_by_shape, dtype=np.int64)
     n_shapes = int(np.count_nonzero(left_by_shape > 0))
     if n_shapes > K.MAX_SHAPES:
-        raise EngineUnavailable(f"FILA handles at most {K.MAX_SHAPES} distinct shapes at once, "
-                                f"this problem has {n_shapes}")
+        raise too_many_shapes(n_shapes)
     w = words_for(n) if words is None else int(words)
     if not words_for(n) <= w <= MAX_WORDS:
         raise EngineUnavailable(f"cannot hold {n} cells in {w} words")
@@ -243,8 +252,7 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
         extra["nof_dropped"] = NOF_DROPPED
     n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order, planes = built
     if n_entries < 0:
-        raise EngineUnavailable(f"the image lists of this problem need more than "
-                                f"{MAX_ENTRIES:,} entries")
+        raise too_many_entries()
     n_pieces = int(left.sum())
     return FilaProblem(w, cells, len(left), n_pieces, left, plan.heuristic_of_level(n_pieces),
                        plan.kinds, int(width), ilsi, lptr, nonempty, lmask, limg, nbmask, order,

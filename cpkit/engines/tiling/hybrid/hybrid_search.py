@@ -23,11 +23,14 @@ from typing import Callable
 import numpy as np
 
 from ....errors import InputError
-from ....models.tiling import Puzzle
+from ....models.tiling import Piece, Puzzle
 from ....result import Figures, Result, Stats
+from ....sanity import every as sanity_every
 from ...exact_cover.dlx import dlx_search as dlx
 from ..fila import fila_search as fila
+from . import hybrid_fused
 from ...runtime.driver import DriveOutcome, drive, reporter
+from ...runtime.jit import is_warm, warm
 from ..tiling_heuristics import (DLX_LETTERS, FILA_LETTERS, LETTERS, Schedule, parse_schedule,
     tables)
 from ..tiling_result import raw_result
@@ -168,6 +171,10 @@ class HybridSearch:
         self.at_stop_level = False
         self.dlx_done = False
         self._last_problem: tuple[bytes, fila.FilaProblem] | None = None
+        # The compiled hand-over loop, once it has taken over (``hybrid_fused``), and the
+        # seconds its kernel took to load then (JIT, not search).
+        self.fused: hybrid_fused.Fused | None = None
+        self.late_jit = 0.0
 
     @property
     def switch(self) -> int:
@@ -177,6 +184,7 @@ class HybridSearch:
     def stop_at(self, depth: int) -> None:
         """Stop (``at_stop_level``) at every node of ``depth``, above the switch or below it."""
         self.split_depth = depth
+        self.fused = None                   # split runs hand over from Python
         self.dlx.stop_level = depth if depth <= self.switch else self.stop_level
         if self.in_fila:
             self.fila.stop_at(depth - self.switch)
@@ -214,6 +222,7 @@ class HybridSearch:
         self.split_depth = None
         self.at_stop_level = False
         self.dlx_done = False
+        self.fused = None
 
     def placed_images(self) -> np.ndarray:
         """The puzzle images placed on the current path, DLX's then FILA's."""
@@ -227,6 +236,7 @@ class HybridSearch:
         reached that node, ready for ``step`` to search the subtree there and nothing else.
         False if ``path`` is not a branch of this search."""
         path = np.asarray(path, dtype=np.int64)
+        self.fused = None                   # the loop's subproblem is not this path's
         top = min(len(path), self.switch)
         rows = np.searchsorted(self.image_ids, path[:top])
         if np.any(rows >= len(self.image_ids)) or \
@@ -323,6 +333,9 @@ class HybridSearch:
                     self.finished = True
                     return True, self.solutions - before_solutions
                 continue
+            if self._fuse():
+                done, more = self.fused.step(max_new - new, node_budget - spent)
+                return done, new + more
             done, _ = self.dlx.step(max_new - new, node_budget - spent)
             if self.dlx.at_stop_level:
                 if self.split_depth is not None and self.split_depth <= self.switch:
@@ -333,6 +346,24 @@ class HybridSearch:
             if done:
                 self.finished = True
                 return True, self.solutions - before_solutions
+
+    def _fuse(self) -> bool:
+        """Whether the compiled hand-over loop runs the search from here (DLX has the turn):
+        once it has taken over, or now that ``FUSE_AFTER`` subproblems went through Python,
+        or from the first if the loop is loaded in this process already."""
+        if self.fused is not None:
+            return True
+        if self.fila_at <= 0 or not hybrid_fused.ENABLED or self.split_depth is not None or \
+                self.dlx_done or sanity_every():
+            return False
+        words = fila.words_for(min(largest_volume(self.puzzle, self.fila_at),
+                                   self.puzzle.n_cells))
+        if words > fila.MAX_WORDS or (self.subproblems < hybrid_fused.FUSE_AFTER
+                                      and not is_warm(loop_name(words))):
+            return False
+        self.late_jit += loop_jit_seconds(words)
+        self.fused = hybrid_fused.Fused(self, words)
+        return True
 
     def stats(self) -> Stats:
         """DLX levels above the switch and FILA levels below, by pieces remaining."""
@@ -389,8 +420,8 @@ class Started:
         search, jit = build_search(puzzle, config, keep, store=True, **options)
         built = time.perf_counter()
         search.step(1 << 62, nodes)
-        return cls(config, search, time.perf_counter() - built, search.nodes,
-                   built - start - jit)
+        return cls(config, search, time.perf_counter() - built - search.late_jit,
+                   search.nodes, built - start - jit)
 
     def go_on(self, on_images: Callable[[np.ndarray], None] | None,
               store: bool) -> HybridSearch:
@@ -440,10 +471,13 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int |
                                    volume_filter_from=volume_filter_from)
     else:
         config, search, jit = started.config, started.go_on(on_images, store), 0.0
+    late = search.late_jit
     outcome = drive(search.step, limit=limit, time_limit=time_limit,
                     on_progress=reporter(search, on_progress))
-    if started is not None:
-        outcome = DriveOutcome(outcome.stop_reason, outcome.seconds + started.seconds)
+    late = search.late_jit - late           # the hand-over loop loaded during the search
+    jit += late
+    outcome = DriveOutcome(outcome.stop_reason, outcome.seconds - late
+                           + (started.seconds if started is not None else 0.0))
     tilings = [puzzle.tiling_from_images(ids) for ids in search.found]
     return result_of(puzzle, config, len(search.image_ids),
                      Figures.of_outcome(outcome, search.solutions, jit, search.stats(), tilings))
@@ -481,6 +515,27 @@ def build_search(puzzle: Puzzle, config: Config, keep: np.ndarray | None, *, sto
     search = HybridSearch(puzzle, image_ids, config, store=store, on_images=on_images,
                           constraints=constraints)
     return search, jit
+
+
+def loop_jit_seconds(words: int) -> float:
+    """Compile or load the compiled hand-over loop (``hybrid_fused``) for ``words``-word
+    occupancies (``runtime.jit.warm``)."""
+    return warm(loop_name(words), lambda: _warm_up_loop(words))
+
+
+def loop_name(words: int) -> str:
+    return f"hybrid hand-over loop ({words}-word occupancy)"
+
+
+def _warm_up_loop(words: int) -> None:
+    """The loop on a 2 x 3 box of three dominoes, FILA for the last two, from the first
+    hand-over, storing solutions and counting only."""
+    puzzle = Puzzle([Piece(name, ((0, 0, 0), (1, 0, 0))) for name in "abc"], box=(2, 3, 1))
+    for store in (True, False):
+        search, _ = build_search(puzzle, Config(2, parse_schedule("s:f=2")), None, store=store)
+        loop = hybrid_fused.Fused(search, words)
+        while not loop.step(1 << 20, 1 << 20)[0]:
+            pass
 
 
 def result_options(config: Config, images: int) -> dict:
