@@ -175,6 +175,7 @@ class HybridSearch:
         # seconds its kernel took to load then (JIT, not search).
         self.fused: hybrid_fused.Fused | None = None
         self.late_jit = 0.0
+        self._loop_words: int | None = None
 
     @property
     def switch(self) -> int:
@@ -354,12 +355,14 @@ class HybridSearch:
         if self.fused is not None:
             return True
         if self.fila_at <= 0 or not hybrid_fused.ENABLED or self.split_depth is not None or \
-                self.dlx_done or sanity_every():
+                self.dlx_done:
             return False
-        words = fila.words_for(min(largest_volume(self.puzzle, self.fila_at),
-                                   self.puzzle.n_cells))
+        if self._loop_words is None:        # once: this runs before every DLX turn
+            self._loop_words = fila.words_for(min(largest_volume(self.puzzle, self.fila_at),
+                                                  self.puzzle.n_cells))
+        words = self._loop_words
         if words > fila.MAX_WORDS or (self.subproblems < hybrid_fused.FUSE_AFTER
-                                      and not is_warm(loop_name(words))):
+                                      and not is_warm(loop_name(words))) or sanity_every():
             return False
         self.late_jit += loop_jit_seconds(words)
         self.fused = hybrid_fused.Fused(self, words)
