@@ -5,11 +5,11 @@ there compiled into FILA's image lists, FILA over it, DLX again, without coming 
 between them, 35-45 us a hand-over besides the work itself.  Most puzzles hand over a few
 dozen subproblems and never notice; the one-sided pentominoes in a 30 x 3 box hand over 1,397,
 whose lists take 27 us to build and whose FILA search about as long: there the glue was a
-third of the search (``hybrid_fused`` says when the loop takes over).  ``run`` makes the same calls in the same order on the same arrays, so the
-search, its counters and its solutions are the same; it returns to Python only when the call's
-budget is spent, when FILA has solutions for Python to hand out (their DLX prefix is the path
-DLX stands on), when the search is done, or on a subproblem FILA cannot take (an error the
-caller raises as the Python path would).
+third of the search (``hybrid_fused`` says when the loop takes over).  ``run`` makes the same
+calls in the same order on the same arrays, so the search, its counters and its solutions are
+the same; it returns to Python only when the call's budget is spent, when FILA has solutions
+for Python to hand out (their DLX prefix is the path DLX stands on), when the search is done,
+or on a subproblem FILA cannot take (an error the caller raises as the Python path would).
 
 The subproblem being searched (``build_lists``' tuple and FILA's ``left``) lives between calls
 in the caller, which passes back what the last call returned.  Its occupancy has ``len(wtag)``
@@ -71,6 +71,7 @@ def run(wtag,
     cap = fsol_buf.shape[0] if store else np.int64(1) << 62
     nodes0 = dcounters[DK.CT_NODES] + fcounters[FK.CT_NODES]
     found0 = fcounters[FK.CT_SOLUTIONS]
+    is_open = np.zeros(n_cells, dtype=np.uint8)     # the open cells of each subproblem
     while True:
         spent = dcounters[DK.CT_NODES] + fcounters[FK.CT_NODES] - nodes0
         new = fcounters[FK.CT_SOLUTIONS] - found0
@@ -102,13 +103,11 @@ def run(wtag,
             continue                                # the budget: the loop's test returns
         # The subproblem below DLX's placements: the open cells, the pieces still needed and
         # the options left (``HybridSearch.subproblem``), compiled as ``compile_problem`` does.
-        is_open = np.zeros(n_cells, dtype=np.uint8)
         n_open = 0
         for c in range(n_cells):
-            if need[1 + c] > 0:
-                is_open[c] = 1
-                n_open += 1
-        left_by_shape = need[1 + n_cells:n_primary + 1].copy()
+            is_open[c] = need[1 + c] > 0
+            n_open += is_open[c]
+        left_by_shape = need[1 + n_cells:n_primary + 1]   # read before DLX resumes
         n_shapes = 0
         for s in range(left_by_shape.shape[0]):
             if left_by_shape[s] > 0:
