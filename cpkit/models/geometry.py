@@ -77,7 +77,14 @@ def group(kind: str) -> tuple[np.ndarray, ...]:
 
 def orientations(cells: Iterable[Cell], kind: str) -> list[Shape]:
     """Distinct normalized orientations of ``cells`` under ``group(kind)``, in group order."""
-    return list(_orientations(tuple(tuple(int(v) for v in c) for c in cells), kind))
+    return list(_orientations(_shape_key(cells), kind))
+
+
+def _shape_key(cells: Iterable[Cell]) -> tuple[Cell, ...]:
+    """``cells`` as a tuple of int triples (the caches' key); a piece's cells already are."""
+    if isinstance(cells, tuple) and all(type(c) is tuple for c in cells):
+        return cells
+    return tuple(tuple(int(v) for v in c) for c in cells)
 
 
 @lru_cache(maxsize=4096)
@@ -85,17 +92,45 @@ def _orientations(cells: tuple[Cell, ...], kind: str) -> tuple[Shape, ...]:
     """``orientations`` of one drawing of a piece, computed once per process: a puzzle builds
     them for every piece, and the automatic configuration builds a puzzle per orientation."""
     arr = np.asarray(cells, dtype=np.int64).reshape(-1, 3)
-    seen: dict[Shape, None] = {}
-    for m in group(kind):
-        moved = arr @ m.T
-        moved -= moved.min(axis=0)
-        seen.setdefault(tuple(sorted(map(tuple, moved.tolist()))), None)
-    return tuple(seen)
+    mats = stacked(kind)
+    # Every transform at once, each image moved to the origin.
+    lo, hi = arr.min(axis=0), arr.max(axis=0)
+    moved = arr @ mats.transpose(0, 2, 1)
+    moved -= bounds_under(mats, lo, hi)[0][:, None, :]
+    # Each image's cells sorted (x, then y, then z); the distinct images in group order.
+    side = int(hi.max() - lo.min()) + 1
+    rank = (moved[:, :, 0] * side + moved[:, :, 1]) * side + moved[:, :, 2]
+    order = np.argsort(rank, axis=1)
+    first: dict[bytes, int] = {}
+    for g, row in enumerate(np.take_along_axis(rank, order, axis=1)):
+        first.setdefault(row.tobytes(), g)
+    moved = np.take_along_axis(moved, order[:, :, None], axis=1)
+    return tuple(tuple(map(tuple, moved[g].tolist())) for g in first.values())
+
+
+@lru_cache(maxsize=None)
+def stacked(kind: str) -> np.ndarray:
+    """``group(kind)`` as one array (transforms, 3, 3)."""
+    return np.stack(group(kind)).astype(np.int64)
+
+
+def bounds_under(mats: np.ndarray, lo: np.ndarray, hi: np.ndarray
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The low and high corners of the box ``lo``..``hi`` under each signed permutation of
+    ``mats`` (transforms, 3, 3), without moving a cell: each axis of the image is an axis of
+    the box, its low end the image of that axis's low end, or of its high end if reversed."""
+    ahead, reversed_ = np.maximum(mats, 0), np.minimum(mats, 0)
+    return ahead @ lo + reversed_ @ hi, ahead @ hi + reversed_ @ lo
 
 
 def canonical(cells: Iterable[Cell], kind: str) -> Shape:
     """A representative that is equal for two cell sets iff one is a transform of the other."""
-    return min(orientations(cells, kind))
+    return _canonical(_shape_key(cells), kind)
+
+
+@lru_cache(maxsize=4096)
+def _canonical(cells: tuple[Cell, ...], kind: str) -> Shape:
+    return min(_orientations(cells, kind))
 
 
 def neighbours(cell: Cell) -> list[Cell]:
@@ -106,15 +141,21 @@ def neighbours(cell: Cell) -> list[Cell]:
 
 def is_connected(cells: Iterable[Cell]) -> bool:
     """True if the cells form one face-connected component (the empty set counts as connected)."""
-    cells = set(cells)
-    if not cells:
+    return _connected(_shape_key(cells))
+
+
+@lru_cache(maxsize=4096)
+def _connected(cells: tuple[Cell, ...]) -> bool:
+    """``is_connected``, once per drawing: every puzzle built checks each of its pieces."""
+    todo = set(cells)
+    if not todo:
         return True
-    start = next(iter(cells))
+    start = next(iter(todo))
     seen = {start}
     stack = [start]
     while stack:
         for nb in neighbours(stack.pop()):
-            if nb in cells and nb not in seen:
+            if nb in todo and nb not in seen:
                 seen.add(nb)
                 stack.append(nb)
-    return len(seen) == len(cells)
+    return len(seen) == len(todo)

@@ -18,10 +18,11 @@ puzzles (``distinct`` lists them, each with a key).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
-from .geometry import Cell, canonical, group, normalize, transform
+from .geometry import Cell, bounds_under, canonical, normalize, stacked, transform
 from .symmetry import RedundancyPlan, Symmetry, row_keys
 from .tiling import Piece, Placement, Puzzle, Tiling
 
@@ -49,7 +50,8 @@ class Turn:
 
     @property
     def reflection(self) -> bool:
-        return round(float(np.linalg.det(np.array(self.matrix)))) == -1
+        (a, b, c), (d, e, f), (g, h, i) = self.matrix
+        return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g) == -1
 
     def cells(self, cells) -> list[Cell]:
         """The turned cells (absolute positions in the turned box)."""
@@ -79,21 +81,29 @@ def all_turns(puzzle: Puzzle) -> list[Turn]:
     take any orientation; for a one-sided puzzle only those that keep the board in its plane,
     face up (its pieces cannot be turned over, so a mirror image of the board must mirror the
     pieces too, which ``oriented`` does); a flat free puzzle keeps its thin side along z
-    (``Puzzle.dimension`` and the 2D search configurations look at z)."""
+    (``Puzzle.dimension`` and the 2D search configurations look at z).  The 48 are applied at
+    once (one array product): the choice of ``--engine auto`` lists them on every run, and
+    turning the cells matrix by matrix cost a millisecond, as much as a small puzzle's search."""
     every = _occupied(puzzle)
-    extent = every.max(axis=0) - every.min(axis=0) + 1
-    out = []
-    for m in group("mirror"):
-        if puzzle.one_sided and m[2, 2] != 1:
-            continue
-        moved = every @ m.T
-        low = moved.min(axis=0)
-        turn = Turn(tuple(tuple(int(v) for v in row) for row in m), tuple(int(v) for v in -low),
-                    tuple(int(v) for v in moved.max(axis=0) - low + 1))
-        if min(extent) == 1 and turn.box[2] != 1:
-            continue
-        out.append(turn)
-    return out
+    lo, hi = every.min(axis=0), every.max(axis=0)
+    mats, rows = _mirror_group()
+    low, high = bounds_under(mats, lo, hi)
+    box = high - low + 1
+    keep = np.ones(len(mats), dtype=bool)
+    if puzzle.one_sided:
+        keep &= mats[:, 2, 2] == 1
+    if (hi - lo).min() == 0:
+        keep &= box[:, 2] == 1
+    return [Turn(rows[t], tuple((-low[t]).tolist()), tuple(box[t].tolist()))
+            for t in np.flatnonzero(keep).tolist()]
+
+
+@lru_cache(maxsize=None)
+def _mirror_group() -> tuple[np.ndarray, tuple[tuple[tuple[int, int, int], ...], ...]]:
+    """The 48 matrices of ``group("mirror")`` stacked, and each as the tuples a ``Turn``
+    holds."""
+    mats = stacked("mirror")
+    return mats, tuple(tuple(tuple(row) for row in m.tolist()) for m in mats)
 
 
 def _occupied(puzzle: Puzzle) -> np.ndarray:
@@ -133,13 +143,20 @@ def distinct(puzzle: Puzzle) -> list[tuple[Turn, tuple]]:
     forms = _piece_forms(puzzle)
     pieces = {flip: tuple((p.name, forms[p.name][flip]) for p in puzzle.mobile_pieces)
               for flip in (False, True)}
-    coords = puzzle.cell_coords.astype(np.int64)
+    turns = all_turns(puzzle)
+    matrices = np.array([t.matrix for t in turns], dtype=np.int64)
+    shifts = np.array([t.shift for t in turns], dtype=np.int64)
+    moved = puzzle.cell_coords.astype(np.int64) @ matrices.transpose(0, 2, 1) \
+        + shifts[:, None, :]
+    # Each turn's cells in the order z, then y, then x (a cell's rank in that order).
+    side = int(moved.max()) + 1
+    rank = (moved[:, :, 2] * side + moved[:, :, 1]) * side + moved[:, :, 0]
+    moved = np.take_along_axis(moved, np.argsort(rank, axis=1)[:, :, None], axis=1)
+    cells = moved.astype(np.int32)
     seen: dict[tuple, Turn] = {}
-    for turn in all_turns(puzzle):
-        moved = coords @ np.array(turn.matrix, dtype=np.int64).T + np.array(turn.shift)
-        moved = moved[np.lexsort((moved[:, 0], moved[:, 1], moved[:, 2]))]
-        k = (turn.box, moved.astype(np.int32).tobytes(), pieces[turn.reflection],
-             puzzle.one_sided, puzzle.mirror)
+    for t, turn in enumerate(turns):
+        k = (turn.box, cells[t].tobytes(), pieces[turn.reflection], puzzle.one_sided,
+             puzzle.mirror)
         seen.setdefault(k, turn)
     return [(turn, k) for k, turn in seen.items()]
 
@@ -228,10 +245,17 @@ def _piece_forms(puzzle: Puzzle) -> dict[str, tuple]:
     """Each mobile piece's canonical shape under the pieces' group, as drawn and mirrored: a
     turn's pieces are the first when it is a rotation, the second when it is a reflection
     (for one-sided pieces, a reflection of the board mirrors each piece)."""
-    kind = puzzle.group_kind
-    return {p.name: (canonical(p.cells, kind),
-                     canonical(transform(p.cells, np.diag([-1, 1, 1])), kind))
-            for p in puzzle.mobile_pieces}
+    return dict(_forms(tuple((p.name, p.cells) for p in puzzle.mobile_pieces),
+                       puzzle.group_kind))
+
+
+@lru_cache(maxsize=64)
+def _forms(pieces: tuple, kind: str) -> tuple:
+    """``_piece_forms`` of the pieces ``(name, cells)``, once per set of pieces: the choice of
+    ``--engine auto`` asks for them for every orientation it builds."""
+    mirror = np.diag([-1, 1, 1])
+    return tuple((name, (canonical(cells, kind), canonical(transform(cells, mirror), kind)))
+                 for name, cells in pieces)
 
 
 def _rebuilt(puzzle: Puzzle, pieces: list[Piece], turn: Turn, name: str) -> Puzzle:

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cpkit.models.geometry import canonical, group, normalize, orientations, transform
 from cpkit.models.polyforms import PENTOMINOES, SOMA, TETRIS_CUBE
@@ -42,3 +44,17 @@ def test_normalize_and_transform():
     cells = [(2, 3, 1), (3, 3, 1)]
     assert normalize(cells) == ((0, 0, 0), (1, 0, 0))
     assert normalize(transform(cells, group("planar")[1])) in (((0, 0, 0), (0, 1, 0)),)
+
+
+@given(st.lists(st.tuples(*[st.integers(-4, 4)] * 3), min_size=1, max_size=9, unique=True),
+       st.sampled_from(("rotations", "mirror", "planar")))
+@settings(max_examples=300, deadline=None)
+def test_orientations_are_each_transform_of_the_cells_in_group_order(cells, kind):
+    # ``orientations`` turns the cells by every matrix at once; one matrix at a time, each
+    # image moved to the origin and sorted, the first of each kept, must give the same.
+    expected: dict = {}
+    for m in group(kind):
+        expected.setdefault(normalize(transform(cells, m)), None)
+    assert orientations(cells, kind) == list(expected)
+    assert canonical(cells, kind) == min(expected)
+    assert orientations(tuple(cells), kind) == list(expected)

@@ -64,3 +64,17 @@ def test_solutions_of_a_turned_puzzle_turn_back_into_the_files(puzzle):
         assert len(back) == expected
         assert all(verify_tiling(puzzle, t) == [] for t in back)
         assert len({t.placements for t in back}) == expected
+
+
+def test_each_turn_fits_the_puzzles_cells_into_its_box(tiling_instance):
+    # ``all_turns`` computes each turn's box and shift from the bounding box alone: the cells
+    # themselves, turned, must start at the origin and fill the box to its far sides.
+    for name in ("tetriscube.txt", "pentominoes_onesided_30x3.txt",
+                 "pentominoes_8x8_centre_hole.txt"):
+        puzzle = tiling_instance(name)
+        cells = reorient._occupied(puzzle)
+        for turn in reorient.all_turns(puzzle):
+            moved = np.array(turn.cells(map(tuple, cells)))
+            assert moved.min(axis=0).tolist() == [0, 0, 0]
+            assert (moved.max(axis=0) + 1).tolist() == list(turn.box)
+            assert turn.reflection == (round(np.linalg.det(np.array(turn.matrix))) == -1)

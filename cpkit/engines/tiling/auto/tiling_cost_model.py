@@ -48,7 +48,3 @@ def handover_seconds(dlx_fits: float, subproblems: float, list_entries: float,
     return (prices.dlx_fit * dlx_fits + prices.subproblem * subproblems
             + prices.list_entry * list_entries)
 
-
-def probe_seconds(work: float, prices: Prices = PRICES) -> float:
-    """The seconds an estimate's own attempts and checks take (what probing costs)."""
-    return (prices.attempt + prices.check) / 2 * work
