@@ -409,6 +409,10 @@ class DaskBackend:
         self._own = client is None
         if client is None:
             try:
+                # The address read first: a malformed one is refused before a client starts
+                # its event loop (a thread that, on a loaded machine, took over 10 s to start
+                # and failed with distributed's own assertion instead of this message).
+                distributed.comm.resolve_address(address)
                 client = distributed.Client(address, timeout=self.CONNECT_TIMEOUT)
             except (OSError, TimeoutError) as exc:
                 raise InputError(f"cannot reach the Dask scheduler at {address}: {exc}") \

@@ -13,11 +13,10 @@ costs.  Only ratios matter for the choice, so the machine's own speed does not.
 The engine has grown faster than these prices say: measured again (``python -m
 benchmarks.tiling_prices``, which searches 35 configurations and fits the prices), they
 overestimate every search by 1.5 to 2.2 times (up to 3.6 where the compiled loop hands over
-most of the subproblems).  They are
-kept because the choice's stages are set in their seconds, and because a list entry priced at
-twice its cost makes up for the estimates' shortfall at deep switches (the Tetris Cube handing
-over at 9 pieces: half the attempts it makes, estimated at the default sampling).  Refitting
-them needs the estimates made honest first.
+most of the subproblems).  They are kept because the choice's stages are set in their seconds,
+and because a list entry priced at twice its cost makes up for the estimates' shortfall at deep
+switches (the Tetris Cube handing over at 9 pieces: half the attempts it makes, estimated at the
+default sampling).  Refitting them needs the estimates made honest first.
 """
 
 from __future__ import annotations
