@@ -98,14 +98,24 @@ def _orientations(cells: tuple[Cell, ...], kind: str) -> tuple[Shape, ...]:
     moved = arr @ mats.transpose(0, 2, 1)
     moved -= bounds_under(mats, lo, hi)[0][:, None, :]
     # Each image's cells sorted (x, then y, then z); the distinct images in group order.
-    side = int(hi.max() - lo.min()) + 1
-    rank = (moved[:, :, 0] * side + moved[:, :, 1]) * side + moved[:, :, 2]
-    order = np.argsort(rank, axis=1)
+    moved, rank = sorted_cells(moved, (0, 1, 2))
     first: dict[bytes, int] = {}
-    for g, row in enumerate(np.take_along_axis(rank, order, axis=1)):
+    for g, row in enumerate(rank):
         first.setdefault(row.tobytes(), g)
-    moved = np.take_along_axis(moved, order[:, :, None], axis=1)
     return tuple(tuple(map(tuple, moved[g].tolist())) for g in first.values())
+
+
+def sorted_cells(images: np.ndarray, axes: tuple[int, int, int]
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The cells of each image (images, cells, 3; coordinates >= 0) sorted by ``axes[0]``,
+    then ``axes[1]``, then ``axes[2]``, and each cell's rank in that order (images, cells),
+    sorted alike: equal rows of ranks are equal images."""
+    side = int(images.max()) + 1
+    a, b, c = axes
+    rank = (images[:, :, a] * side + images[:, :, b]) * side + images[:, :, c]
+    order = np.argsort(rank, axis=1)
+    return (np.take_along_axis(images, order[:, :, None], axis=1),
+            np.take_along_axis(rank, order, axis=1))
 
 
 @lru_cache(maxsize=None)

@@ -22,7 +22,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .geometry import Cell, bounds_under, canonical, normalize, stacked, transform
+from .geometry import (Cell, bounds_under, canonical, normalize, sorted_cells, stacked,
+                       transform)
 from .symmetry import RedundancyPlan, Symmetry, row_keys
 from .tiling import Piece, Placement, Puzzle, Tiling
 
@@ -148,11 +149,8 @@ def distinct(puzzle: Puzzle) -> list[tuple[Turn, tuple]]:
     shifts = np.array([t.shift for t in turns], dtype=np.int64)
     moved = puzzle.cell_coords.astype(np.int64) @ matrices.transpose(0, 2, 1) \
         + shifts[:, None, :]
-    # Each turn's cells in the order z, then y, then x (a cell's rank in that order).
-    side = int(moved.max()) + 1
-    rank = (moved[:, :, 2] * side + moved[:, :, 1]) * side + moved[:, :, 0]
-    moved = np.take_along_axis(moved, np.argsort(rank, axis=1)[:, :, None], axis=1)
-    cells = moved.astype(np.int32)
+    # Each turn's cells in the order z, then y, then x.
+    cells = sorted_cells(moved, (2, 1, 0))[0].astype(np.int32)
     seen: dict[tuple, Turn] = {}
     for t, turn in enumerate(turns):
         k = (turn.box, cells[t].tobytes(), pieces[turn.reflection], puzzle.one_sided,
