@@ -136,6 +136,22 @@ def test_descents_that_all_end_early_are_drawn_again(tiling_instance):
     assert len(choice.estimates) > 1
 
 
+def test_no_switch_deeper_than_the_estimates_reach(tiling_instance):
+    """The PT pieces in the 13 x 13 diamond (17 pieces): DLX hands over at 13 by default,
+    where 3,750 nodes are estimated.  Deeper switches (7,538 nodes at 12, 14,358 at 11) were
+    estimated at 3.6 and 4.9 s and searched in 8.6 and 12.3 s; E at 13 with the I piece
+    constrained, 4.2 s.  No switch beyond ``DEEPEST_FRONTIER`` nodes is estimated deeper than
+    the default, and the choice stays at 13."""
+    puzzle = tiling_instance("pt12_diamond.txt")
+    choice = chosen(puzzle)[3]
+    assert choice.config.fila_at == 13
+    assert all(e.option.fila_at == 13 for e in choice.estimates)
+    prober = autoconfig.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True)
+    assert not prober.within_reach(autoconfig.Option(0, 12, "f" * 12))
+    deep = prober.frontier(0, 12).weights.sum()
+    assert deep > autoconfig.DEEPEST_FRONTIER
+
+
 def test_mirror_twins_search_alike_and_only_one_is_estimated(tiling_instance, monkeypatch):
     """The one-sided 30 x 3 has two regions (3 wide, 30 wide), each with the pieces and
     their mirror images: the twins' whole searches make the same nodes, so the choice

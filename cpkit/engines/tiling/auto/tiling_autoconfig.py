@@ -42,7 +42,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    top of the tree better than FILA's cell heuristics: polycube hands over with ten pieces
    left); over ``SCHEDULE_FROM``, E, or S, down to a level and F below, the level found by a
    climb (``climbs``); over ``REFINE_FROM``, the closest options estimated again,
-   ``REFINE_SCALE`` times as finely, and the finer estimates decide.
+   ``REFINE_SCALE`` times as finely, and the finer estimates decide.  No switch deeper than
+   the default is estimated where more than ``DEEPEST_FRONTIER`` nodes are estimated to be
+   handed over: so few drawn nodes cannot speak for so many.
 
 Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
 gets the same configuration on every run and for every turn or mirror image of its file.
@@ -114,6 +116,12 @@ DEFAULT_F_LEVELS = 3
 #: the Soma cube 26,000, 3 ms, where the glance alone took 5-10 ms), and a run that chooses
 #: that configuration goes on with them; one that chooses another loses them (2-5 ms).
 FIRST_NODES = 50_000
+#: A switch deeper than the default is estimated only if its frontier is estimated at no
+#: more nodes than this: each of the ``2 * SAMPLED`` nodes drawn there stands for more than
+#: 60, and the estimates fell to 0.4 of the search (the PT diamond at 12 and 11 pieces: 7,538
+#: and 14,358 nodes; the Tetris Cube at 9: 4,287) where those of the switches chosen on the
+#: bundled boxes (5 to 292 nodes) came within 1.5 times.
+DEEPEST_FRONTIER = 1000
 #: Rounds of draws at most, while too few reach the switch (``Prober.frontier``).
 MAX_ROUNDS = 16
 #: The seed of every estimate.
@@ -309,6 +317,12 @@ class Prober:
                 break
         return Frontier(search, paths, np.array(weights) / n, float(above.sum() / n))
 
+    def within_reach(self, option: Option) -> bool:
+        """Whether ``option``'s switch is one its estimate can be trusted at: at most
+        ``DEEPEST_FRONTIER`` nodes estimated there."""
+        drawn = self.frontier(option.orientation, option.fila_at, option.piece)
+        return drawn is not None and drawn.weights.sum() <= DEEPEST_FRONTIER
+
     def sample(self, option: Option):
         """The switch's sampled nodes (``frontier``) with their subproblems compiled for the
         heuristics of the option's letters, and that plan; or None."""
@@ -351,7 +365,7 @@ class Prober:
             letters = option.letters[len(option.letters) - problem.n_pieces:]
             figures = sampler.figures(problem, plan, letters, SEED)
             fila_total += weight * cost_model.fila_seconds(figures)
-            entries += weight * list_entries(problem, plan, set(letters))
+            entries += weight * fila_probe.list_entries(problem, plan, set(letters))
         nodes = float(drawn.weights.sum())
         seconds = cost_model.handover_seconds(drawn.dlx_fits, nodes, entries) + fila_total
         return Estimate(option, seconds, int(round(nodes)))
@@ -393,22 +407,6 @@ class Frontier:
     paths: list[np.ndarray]
     weights: np.ndarray
     dlx_fits: float
-
-
-def list_entries(problem: fila.FilaProblem, plan: fila.FilaPlan, letters: set[str]) -> int:
-    """The image list entries a plan of the heuristics ``letters`` builds for ``problem``: the
-    sampling plan's entries for those heuristics (each heuristic's sets are consecutive)."""
-    q = max(problem.n_shapes, 1)
-    v = problem.n_cells
-    index = {str(h): plan.entry_h[k] for k, (h, _) in enumerate(plan.schedule.entries)}
-    total = 0
-    for letter in letters:
-        h = index[letter]
-        first = problem.ilsi[h * v * fila.K.IL_SIZE + fila.K.IL_FIRST]
-        last = problem.ilsi[(h + 1) * v * fila.K.IL_SIZE + fila.K.IL_FIRST] \
-            if h + 1 < len(plan.kinds) else problem.n_sets
-        total += int(problem.lptr[last * q] - problem.lptr[first * q])
-    return total
 
 
 def climb(prober: Prober, base: Option, letter: str, start: int) -> Estimate | None:
@@ -565,12 +563,15 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
                                                          front_options.get("unique", "rotation"))
                           if name != prober.front(k).plan.piece]
-        top = best([replace(top.option, piece=name, fila_at=at - d, letters=letters[d:])
-                    for name in names for d in (0, 1) if at - d > 0]) or top
+        top = best([o for o in (replace(top.option, piece=name, fila_at=at - d,
+                                        letters=letters[d:])
+                                for name in names for d in (0, 1) if at - d > 0)
+                    if o.fila_at == at or prober.within_reach(o)]) or top
     if top.seconds >= SWITCH_FROM:
         while top.option.fila_at > 1:
-            deeper = prober.estimate(replace(top.option, fila_at=top.option.fila_at - 1,
-                                             letters=top.option.letters[1:]))
+            option = replace(top.option, fila_at=top.option.fila_at - 1,
+                             letters=top.option.letters[1:])
+            deeper = prober.estimate(option) if prober.within_reach(option) else None
             if deeper is None or deeper.seconds >= top.seconds:
                 break
             top = deeper

@@ -42,6 +42,22 @@ def levels(plan: FilaPlan, letters: str) -> tuple[np.ndarray, np.ndarray]:
     return h_of, below
 
 
+def list_entries(problem: FilaProblem, plan: FilaPlan, letters: set[str]) -> int:
+    """The image list entries a plan of the heuristics ``letters`` builds for ``problem``: the
+    sampling plan's entries for those heuristics (each heuristic's sets are consecutive)."""
+    q = max(problem.n_shapes, 1)
+    v = problem.n_cells
+    index = {str(h): plan.entry_h[k] for k, (h, _) in enumerate(plan.schedule.entries)}
+    total = 0
+    for letter in letters:
+        h = index[letter]
+        first = problem.ilsi[h * v * K.IL_SIZE + K.IL_FIRST]
+        last = problem.ilsi[(h + 1) * v * K.IL_SIZE + K.IL_FIRST] \
+            if h + 1 < len(plan.kinds) else problem.n_sets
+        total += int(problem.lptr[last * q] - problem.lptr[first * q])
+    return total
+
+
 class Sampler:
     """Scratch arrays for estimates with a population of ``population`` nodes per level."""
 
