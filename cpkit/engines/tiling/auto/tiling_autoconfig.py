@@ -16,9 +16,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
 2. **Estimates.**  A configuration (orientation, switch, FILA letters per level, constrained
    piece) is estimated on the subproblems DLX hands over: up to ``SAMPLED`` nodes of the
    switch depth are drawn by random DLX descents (``Frontier``; more rounds of them while
-   too few reach it), each subproblem compiled, and
-   the figures of searching it with the letters estimated by a population of ``POPULATION``
-   nodes per level (``fila_probe``), then priced in seconds (``cost_model``).
+   too few reach it), each subproblem compiled, and the figures of searching it with the
+   letters estimated by a population of ``POPULATION`` nodes per level (``fila_probe``), then
+   priced in seconds (``cost_model``).
 3. **The search first**: the default switch with F alone (``first_config``) on the
    geometric first orientation runs ``FIRST_NODES`` nodes before any estimate
    (``hybrid.Started``); a puzzle that finishes there needs no choice, and a run whose
@@ -118,9 +118,9 @@ DEFAULT_F_LEVELS = 3
 FIRST_NODES = 50_000
 #: A switch deeper than the default is estimated only if its frontier is estimated at no
 #: more nodes than this: each of the ``2 * SAMPLED`` nodes drawn there stands for more than
-#: 60, and the estimates fell to 0.4 of the search (the PT diamond at 12 and 11 pieces: 7,538
-#: and 14,358 nodes; the Tetris Cube at 9: 4,287) where those of the switches chosen on the
-#: bundled boxes (5 to 292 nodes) came within 1.5 times.
+#: 60, and the estimates fell to 0.4-0.5 of the search (the PT diamond at 12 and 11 pieces:
+#: 7,538 and 14,358 nodes; the Tetris Cube at 9: 4,287) where those of the switches chosen on
+#: the bundled boxes (5 to 292 nodes) came within 1.5 times.
 DEEPEST_FRONTIER = 1000
 #: Rounds of draws at most, while too few reach the switch (``Prober.frontier``).
 MAX_ROUNDS = 16
@@ -295,10 +295,11 @@ class Prober:
         draws = max(draws, 1)
         n = 0
         # Rounds of draws until ``wanted`` of them (or every draw of a round, when fewer are
-        # drawn) reach the switch: a round whose descents all end early says nothing of the
-        # subproblems.  The one-sided pentominoes in 18 x 5 (18 pieces, 6 placed by DLX) lost
-        # all four of the glance's descents at 12 pieces and were estimated at 0.08 s (the
-        # search above the switch alone) for a search of over 300 s.
+        # drawn) reach the switch, the estimate the mean over every draw made: a round whose
+        # descents all end early says nothing of the subproblems.  The one-sided pentominoes
+        # in 18 x 5 (18 pieces, 6 placed by DLX) lost all four of the glance's descents at 12
+        # pieces and were estimated at 0.08 s (the search above the switch alone) for a
+        # search of over 300 s.
         for _ in range(MAX_ROUNDS):
             for i in range(draws):
                 check_setup()
