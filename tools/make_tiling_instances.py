@@ -38,6 +38,7 @@ PUBLISHED = {
     "pentominoes_8x8_centre_hole.txt": {"rotation": 65},
     "pentominoes_square_8x8.txt": {"rotation": 16146},
     "pentominoes_l_2x4x8.txt": {},
+    "pentominoes_l_16x4.txt": {},
     "pentominoes_onesided_18x5.txt": {"rotation": 686628},
     "tetriscube.txt": {"rotation": 9839},
     "somacube.txt": {"raw": 11520, "rotation": 480, "mirror": 240},
@@ -59,6 +60,10 @@ COMPUTED = {
     "pentominoes_l_2x4x8.txt": ({"rotation": 9468},
                                 "No published count is known to us: cpkit's, which polycube "
                                 "1.2.1 also finds (python -m benchmarks tiling-vs-polycube)."),
+    "pentominoes_l_16x4.txt": ({"rotation": 9521},
+                               "No published count is known to us: cpkit's (the hybrid with X "
+                               "constrained and DLX with Y constrained agree; 38,084 raw), which "
+                               "polycube 1.2.1 also finds."),
     "pt12_diamond.txt": ({"rotation": 7302},
                          "The FILA paper's PT case (51,184 solutions) uses a 13x13 diamond whose "
                          "5 removed centre cells the text does not give; this is the diamond "

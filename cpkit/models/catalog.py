@@ -99,6 +99,9 @@ def bundled() -> dict[str, tuple[Puzzle, str]]:
     out["pentominoes_l_2x4x8.txt"] = (
         pentominoes_and_tetromino("l", (2, 4, 8), "pentominoes_l_2x4x8"),
         "The 12 pentominoes and the L tetromino in a 2x4x8 box.")
+    out["pentominoes_l_16x4.txt"] = (
+        pentominoes_and_tetromino("l", (4, 16, 1), "pentominoes_l_16x4"),
+        "The 12 pentominoes and the L tetromino in a 16x4 box (4 wide, 16 high).")
     out["pentominoes_onesided_30x3.txt"] = (pentominoes_one_sided(30, 3),
                                             "The 18 one-sided pentominoes in a 30x3 box "
                                             "(3 wide, 30 high).")
