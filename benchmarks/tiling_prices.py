@@ -137,15 +137,20 @@ def fit(rows: list[dict], dlx_fit: float) -> np.ndarray:
     from scipy.optimize import nnls
 
     seconds = np.array([r["seconds"] for r in rows])
-    rest = seconds - dlx_fit * np.array([r["dlx_fits"] for r in rows])
+    rest = seconds - dlx_seconds(rows, dlx_fit)
     kept = seconds >= SHORTEST
     weight = 1.0 / seconds[kept]
     prices, _ = nnls(design(rows)[kept] * weight[:, None], rest[kept] * weight)
     return prices
 
 
+def dlx_seconds(rows: list[dict], dlx_fit: float) -> np.ndarray:
+    """Each search's DLX placements at ``dlx_fit`` seconds each."""
+    return dlx_fit * np.array([r["dlx_fits"] for r in rows])
+
+
 def predicted(rows: list[dict], prices: np.ndarray, dlx_fit: float) -> np.ndarray:
-    return design(rows) @ prices + dlx_fit * np.array([r["dlx_fits"] for r in rows])
+    return design(rows) @ prices + dlx_seconds(rows, dlx_fit)
 
 
 def in_use(rows: list[dict]) -> np.ndarray:

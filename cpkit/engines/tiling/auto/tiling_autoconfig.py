@@ -564,10 +564,9 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
                                                          front_options.get("unique", "rotation"))
                           if name != prober.front(k).plan.piece]
-        top = best([o for o in (replace(top.option, piece=name, fila_at=at - d,
-                                        letters=letters[d:])
-                                for name in names for d in (0, 1) if at - d > 0)
-                    if o.fila_at == at or prober.within_reach(o)]) or top
+        options = [replace(top.option, piece=name, fila_at=at - d, letters=letters[d:])
+                   for name in names for d in (0, 1) if at - d > 0]
+        top = best([o for o in options if o.fila_at == at or prober.within_reach(o)]) or top
     if top.seconds >= SWITCH_FROM:
         while top.option.fila_at > 1:
             option = replace(top.option, fila_at=top.option.fila_at - 1,

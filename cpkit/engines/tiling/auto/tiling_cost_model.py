@@ -10,8 +10,8 @@ pentomino boxes, the Tetris, Bedlam and Soma cubes, the one-sided 30 x 3; AMD EP
 shared); the fit is within 20 % on all but the sub-0.1 s runs, whose time is mostly fixed
 costs.  Only ratios matter for the choice, so the machine's own speed does not.
 
-The engine has grown faster than these prices say: measured again (``python -m
-benchmarks.tiling_prices``, which searches 35 configurations and fits the prices), they
+The engine is faster than these prices say: measured by ``python -m
+benchmarks.tiling_prices`` (which searches 35 configurations and fits the prices), they
 overestimate every search by 1.5 to 2.2 times (up to 3.6 where the compiled loop hands over
 most of the subproblems).  They are kept because the choice's stages are set in their seconds,
 and because a list entry priced at twice its cost makes up for the estimates' shortfall at deep
