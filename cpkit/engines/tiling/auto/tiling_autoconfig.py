@@ -63,7 +63,7 @@ from ....models.symmetry import piece_choices
 from ....models.tiling import Puzzle
 from ...exact_cover.dlx import dlx_kernel
 from . import tiling_cost_model as cost_model
-from .tiling_candidates import Candidate, candidates, unlike
+from .tiling_candidates import Candidate, candidates, turns_from_first, unlike
 from ..fila import fila_search as fila, fila_probe
 from ..hybrid import hybrid_search as hybrid
 from ...runtime import jit
@@ -238,9 +238,11 @@ class Prober:
             first = fronts.get((0, piece)) if k else None
             if first is None or first.proof is not None:
                 return self.prepared(k, piece)
-            c0, ck = self.cands[0], self.cands[k]
+            turns = self.shared.turns = self.shared.turns or turns_from_first(self.cands)
+            c0, ck = self.cands[0].puzzle, self.cands[k].puzzle
+            turn = reorient.nearest_the_start(first.plan, c0, ck, turns[k])
             fronts[k, piece] = tiling.turned(
-                first, reorient.correspond(c0.puzzle, c0.turn, ck.puzzle, ck.turn), ck.puzzle)
+                first, reorient.correspond(c0, turns[0][0], ck, turn), ck)
             self.shared.turned.add((k, piece))
         return fronts[k, piece]
 
@@ -395,6 +397,7 @@ class Prepared:
     fronts: dict[tuple, tiling.Front] = field(default_factory=dict)
     turned: set[tuple] = field(default_factory=set)
     searches: dict[tuple, hybrid.HybridSearch] = field(default_factory=dict)
+    turns: list[list[reorient.Turn]] = field(default_factory=list)   # turns_from_first
 
 
 @dataclass

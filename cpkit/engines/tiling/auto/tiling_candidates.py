@@ -14,13 +14,15 @@ from ....models.tiling import Puzzle
 
 class Candidate:
     """One orientation of the puzzle: the turn from the file's frame and the turned puzzle,
-    built when first needed (most choices estimate one orientation or two), and ``region``,
-    its box and free cells (a key: two candidates of one region are mirror twins)."""
+    built when first needed (most choices estimate one orientation or two), ``key``, what
+    tells it from the others (``reorient.distinct``), and ``region``, its box and free cells
+    (two candidates of one region are mirror twins)."""
 
-    def __init__(self, source: Puzzle, turn: reorient.Turn, region: tuple = ()):
+    def __init__(self, source: Puzzle, turn: reorient.Turn, key: tuple = ()):
         self.source = source
         self.turn = turn
-        self.region = region
+        self.key = key
+        self.region = reorient.region_of(key) if key else ()
 
     @cached_property
     def puzzle(self) -> Puzzle:
@@ -39,7 +41,28 @@ def geometry(puzzle: Puzzle, turn: reorient.Turn) -> tuple[int, int, int]:
 def candidates(puzzle: Puzzle) -> list[Candidate]:
     """The distinct orientations of ``puzzle``, best geometry first, ties by content."""
     ranked = sorted(reorient.distinct(puzzle), key=lambda tk: (geometry(puzzle, tk[0]), tk[1]))
-    return [Candidate(puzzle, turn, reorient.region_of(key)) for turn, key in ranked]
+    return [Candidate(puzzle, turn, key) for turn, key in ranked]
+
+
+def turns_from_first(cands: list[Candidate]) -> list[list[reorient.Turn]]:
+    """Every turn from the first candidate's puzzle onto each candidate's, in its own frame,
+    so the same whatever way the file draws the puzzle.
+
+    Where the first candidate has symmetries of its own (the box turned half a turn onto
+    itself), several turns carry it onto another candidate.  Composing the turns from the
+    file's frame picked one of them by how the file is drawn; a front carried through another
+    keeps other images of the constrained piece, another search, so the estimates and the
+    configuration chosen from them differed between drawings of one puzzle: the 2 x 4 x 8
+    box with the pentominoes and the L tetromino got F alone at 11 pieces drawn one way and
+    E, then F, drawn another: 2.7 s and 3.5 s of search and choice.  Which of the turns
+    carries a front is ``reorient.nearest_the_start``'s choice."""
+    first = cands[0]
+    by_key: dict[tuple, list[reorient.Turn]] = {}
+    for turn, key in reorient.keyed_turns(first.puzzle):
+        by_key.setdefault(key, []).append(turn)
+    if any(c.key not in by_key for c in cands):
+        raise AssertionError("a puzzle's candidates differ from those of its first candidate")
+    return [by_key[c.key] for c in cands]
 
 
 def unlike(cands: list[Candidate]) -> list[int]:
