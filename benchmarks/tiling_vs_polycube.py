@@ -255,7 +255,7 @@ def orientation_table(folder: Path, quick: bool, by_puzzle: dict[str, dict[str, 
         if not auto:
             continue
         limit = 3 * max(auto) + 5.0
-        searched = []
+        searched, each_auto, configurations = [], [], set()
         for k, cand in enumerate(candidates(puzzle)):
             progress(f"{label}, orientation {k + 1} as drawn")
             path = write_turned(puzzle, cand.turn.matrix, folder,
@@ -263,6 +263,13 @@ def orientation_table(folder: Path, quick: bool, by_puzzle: dict[str, dict[str, 
             run = run_cpkit(path, "--orientation", "file", "--time-limit", f"{limit:.1f}")
             done = run.figures.get("complete", False)
             searched.append((run.figures.get("seconds") if done else None, cand))
+            progress(f"{label}, orientation {k + 1}, auto")
+            drawn = run_cpkit(path)
+            each_auto.append(drawn.search_seconds)
+            configurations.add((_configuration(drawn).split("; ")[-1],
+                                drawn.figures.get("constrained_piece")))
+            if drawn.count != by_puzzle[label]["as bundled"].count:
+                raise RuntimeError(f"auto counts {drawn.count} on {path.name}")
         finished = [s for s, _ in searched if s is not None]
         best = min(finished) if finished else None
         worst = "; ".join(f"{'x'.join(map(str, c.puzzle.box))}: "
@@ -270,17 +277,22 @@ def orientation_table(folder: Path, quick: bool, by_puzzle: dict[str, dict[str, 
                           for s, c in searched)
         rows.append([label, len(searched), worst, best, auto[0],
                      auto[1] if len(auto) > 1 else None,
-                     max(auto) / best if best else None])
+                     max(auto) / best if best else None,
+                     f"{min(each_auto):.3f}-{max(each_auto):.3f}", len(configurations),
+                     max(each_auto) / best if best else None])
     return Table(
         "The automatic orientation against every orientation searched as drawn (search s)",
         ["puzzle", "orientations", "each as drawn (box: search s)", "best", "auto, bundled",
-         "auto, turned", "auto / best"], rows,
+         "auto, turned", "auto / best", "auto on each drawing", "configurations",
+         "worst auto / best"], rows,
         ["`each as drawn`: cpkit `--orientation file` on each distinct turn of the puzzle "
          "(written by the suite), with the default configuration for its dimension (F alone "
          "in 2D; E, then F for the last three pieces in 3D) and no choice; runs stopped at "
          "three times auto's search plus 5 s are shown as `> limit`.  `auto`: the search "
-         "seconds (with the choice) of the table above.  Target: auto within 1.2 times the "
-         "best."])
+         "seconds (with the choice) of the table above; `auto on each drawing`: the least and "
+         "most of auto's on each of those files, and `configurations` how many it chose "
+         "among them (one: the same search whatever the drawing).  Target: auto within 1.2 "
+         "times the best."])
 
 
 def startup_table() -> Table:
