@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import os
 
+from . import _numba_import
 from ._numba_cache import default_cache_dir
 
 # Before numba is imported: it reads NUMBA_CACHE_DIR once.  A directory the user sets is used
 # as it is (and is then the user's to clear after changing cpkit's sources).
 if not os.environ.get("NUMBA_CACHE_DIR"):
     os.environ["NUMBA_CACHE_DIR"] = default_cache_dir()
+_numba_import.install()
 
 from .api import count, estimate, load, maximize, score, solve  # noqa: E402
 

@@ -77,3 +77,26 @@ def test_every_helper_is_compiled_once():
     for engine, instance, compile_s, load_s, extra in table.rows:
         assert extra == 0, engine
         assert load_s < compile_s, engine
+
+
+def _imported(code: str, cwd) -> list[str]:
+    """What a fresh interpreter running ``code`` in ``cwd`` prints, one item a line."""
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_BOUNDSCHECK"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True,
+                          check=True, env=env)
+    return done.stdout.split()
+
+
+def test_numba_is_imported_without_scipy_and_yaml(tmp_path):
+    """numba's import skips its SciPy version check and its YAML config reader (15-25 ms of a
+    small puzzle's whole run); both import as usual afterwards."""
+    code = ("import sys, cpkit, numba; print('scipy' in sys.modules, 'yaml' in sys.modules); "
+            "import scipy.optimize, yaml; print(yaml.safe_load('a: 1')['a'])")
+    assert _imported(code, tmp_path) == ["False", "False", "1"]
+
+
+def test_a_numba_config_file_is_still_read(tmp_path):
+    """With a ``.numba_config.yaml`` in the current folder, numba reads it as usual."""
+    (tmp_path / ".numba_config.yaml").write_text("boundscheck: 1\n")
+    code = "import cpkit, numba; print(numba.config.BOUNDSCHECK)"
+    assert _imported(code, tmp_path) == ["1"]
