@@ -48,7 +48,7 @@ def warm(name: str, fn: Callable[[], None]) -> float:
     try:
         with signals_wait_for_the_compiler(on_slow_compile):
             if skip_blas_probe:
-                with _without_blas_probe(), _lean_cache_loads():
+                with _without_blas_probe(), _lean_cache_loads(), _lean_environments():
                     fn()
             else:
                 fn()
@@ -123,3 +123,41 @@ def _lean_cache_loads() -> Iterator[None]:
         yield
     finally:
         caching.Cache.load_overload = usual
+
+
+@contextlib.contextmanager
+def _lean_environments() -> Iterator[None]:
+    """Load cached kernels without importing the modules their environments name.
+
+    A cached kernel that allocates arrays carries the environments of numba's implementations
+    it calls, each naming the module that implements them (``numba.np.arrayobj``,
+    ``numba.np.arraymath``), and numba rebuilds each by importing that module for its
+    globals: 40-45 ms of every process that loads the filters' or DLX's kernels, nearly half
+    of their loading.  Only object-mode code reads an environment's globals
+    (``numba.core.pylowering``), and cpkit has none (no ``objmode``, no object mode), so an
+    environment whose module is not imported yet, and which holds no constants, is rebuilt
+    with its module's name alone.  Environments with constants are rebuilt as usual.
+    """
+    from numba.core import environment
+
+    usual = getattr(environment, "_rebuild_env", None)
+    if usual is None or not hasattr(environment, "lookup_environment"):
+        yield
+        return
+
+    def rebuild(modname, consts, env_name):  # type: ignore[no-untyped-def]
+        env = environment.lookup_environment(env_name)
+        if env is not None:
+            return env
+        if modname in sys.modules or len(consts):
+            return usual(modname, consts, env_name)
+        env = environment.Environment({"__name__": modname})
+        env.env_name = env_name
+        environment.Environment._memo[env_name] = env
+        return env
+
+    environment._rebuild_env = rebuild
+    try:
+        yield
+    finally:
+        environment._rebuild_env = usual
