@@ -17,11 +17,13 @@ This module must not import numba.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.abc
 import importlib.machinery
 import os
 import sys
 from types import ModuleType
+from typing import Iterator
 
 #: numba's configuration file, read from the current folder (numba.core.config).
 NUMBA_CONFIG_FILE = ".numba_config.yaml"
@@ -31,6 +33,21 @@ def hidden_while_importing() -> list[str]:
     """The modules numba's import need not see: those not imported yet."""
     names = ["scipy"] + ([] if os.path.isfile(NUMBA_CONFIG_FILE) else ["yaml"])
     return [name for name in names if name not in sys.modules]
+
+
+@contextlib.contextmanager
+def missing(names: list[str]) -> Iterator[None]:
+    """Within the block, ``names`` (modules not imported yet) import as missing; afterwards
+    they import as usual."""
+    hidden = [name for name in names if name not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
 
 
 class _HidingLoader(importlib.abc.Loader):
@@ -43,15 +60,8 @@ class _HidingLoader(importlib.abc.Loader):
         return self.loader.create_module(spec)
 
     def exec_module(self, module: ModuleType) -> None:
-        hidden = hidden_while_importing()
-        for name in hidden:
-            sys.modules[name] = None  # type: ignore[assignment]
-        try:
+        with missing(hidden_while_importing()):
             self.loader.exec_module(module)
-        finally:
-            for name in hidden:
-                if name in sys.modules and sys.modules[name] is None:
-                    del sys.modules[name]
 
 
 class _NumbaFinder(importlib.abc.MetaPathFinder):

@@ -15,6 +15,7 @@ import threading
 import time
 from typing import Callable, Iterator
 
+from ..._numba_import import missing
 from ...signals import signals_wait_for_the_compiler
 
 #: Called with a message when a warm-up is still running after ``SLOW_AFTER`` seconds.
@@ -82,15 +83,8 @@ def _without_blas_probe() -> Iterator[None]:
     fail to type, which the kernel tests would show); ``scipy`` stays importable for the rest of
     the process (the optimiser's assignment uses it).
     """
-    blas = "scipy.linalg.cython_blas"
-    if blas in sys.modules:
+    with missing(["scipy.linalg.cython_blas"]):
         yield
-        return
-    sys.modules[blas] = None  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        del sys.modules[blas]
 
 
 @contextlib.contextmanager
