@@ -39,3 +39,23 @@ def test_without_the_sources_the_suite_says_why(monkeypatch, tmp_path):
     monkeypatch.setenv("CPKIT_POLYCUBE_SOURCES", str(tmp_path / "nowhere"))
     binary, why = ref.build(tmp_path)
     assert binary is None and "no polycube 1.2.1 sources" in why and "nowhere" in why
+
+
+def test_short_runs_are_made_three_times_and_the_median_kept(monkeypatch, tmp_path):
+    """A process under ``REPEAT_BELOW`` is run three times and the run of the median search
+    kept (a few milliseconds of search, run once, are the machine's noise); a long one once."""
+    searches = iter([0.009, 0.002, 0.004])
+    calls = []
+
+    def fake(path, *args):
+        calls.append(args)
+        return suite.CpkitRun(2, 0.4, next(searches), {})
+
+    monkeypatch.setattr(suite, "run_cpkit", fake)
+    kept = suite.steadied(tmp_path / "p.txt", "--json", key=lambda r: r.search_seconds)
+    assert kept.search_seconds == 0.004 and calls == [("--json",)] * 3
+    monkeypatch.setattr(suite, "run_cpkit",
+                        lambda path, *args: calls.append(args) or suite.CpkitRun(2, 9.0, 8.5, {}))
+    calls.clear()
+    assert suite.steadied(tmp_path / "p.txt", key=lambda r: r.search_seconds).seconds == 9.0
+    assert len(calls) == 1
