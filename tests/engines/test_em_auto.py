@@ -123,6 +123,33 @@ def test_the_race_ends_when_an_engine_finishes_and_at_the_time_limit():
     assert decision.stopped and decision.interrupted
 
 
+class EarlyLuck(FakeChain):
+    """A search whose first ``early`` nodes read as ``reported`` times their share of the
+    tree, and the rest truly: the depth-first share of a tree whose first branches are
+    small."""
+
+    def __init__(self, total: int, reported: float, early: int):
+        super().__init__(total, reported)
+        self.early = early
+
+    def explored(self) -> float:
+        scale = self.reported if self.done < self.early else 1.0
+        return min(1.0, scale * self.done / self.total_nodes)
+
+
+def test_the_race_judges_no_engine_on_its_first_tens_of_milliseconds():
+    """``cp`` reads twenty times further on than it is for its first 60 ms (about a second to
+    go, where it needs 20 s); ``edges`` needs 5 s and says so.  Judged after 30 ms each, the
+    race picked ``cp``.  With a leader a second from the end each engine has
+    ``JUDGE_AFTER_SECONDS`` first, by when ``cp``'s estimate has come down to the truth, and
+    ``edges`` is picked."""
+    field = [em_auto.Entrant("cp", {}, EarlyLuck(2 * 10**8, 20.0, 6 * 10**5), [], budget=1),
+             entrant("edges", 5 * 10**7)]
+    decision = em_auto.race(field, limit=None, time_limit=None, stop=lambda: False)
+    assert decision.winner.engine == "edges", decision.reason
+    assert field[0].seconds >= em_auto.JUDGE_AFTER_SECONDS
+
+
 def test_an_engine_that_overruns_its_estimate_is_raced_again():
     """``cp`` claims a hundred times the share of its tree it has searched, so the race picks
     it (ten seconds of search) over the brute force (0.5 s: more than its solo); watched, it
@@ -214,6 +241,7 @@ def test_a_run_in_one_process_hands_out_every_engines_solutions_during_the_race(
 def test_the_races_solutions_go_out_before_the_engine_is_chosen(monkeypatch):
     monkeypatch.setattr(em_auto, "SOLO_SECONDS", (0.0, 0.0))      # a race that decides at once
     monkeypatch.setattr(em_auto, "MIN_TURN_SECONDS", 0.0)
+    monkeypatch.setattr(em_auto, "JUDGE_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(em_auto, "RACE_SHARE", 0.0)
     decided: list[bool] = []
     race = em_auto.race
@@ -264,6 +292,7 @@ def test_a_split_run_records_the_engine_auto_chose_and_a_resumed_run_keeps_it(
     monkeypatch.setattr(em_auto, "SOLO_SECONDS", (0.0, 0.0))
     monkeypatch.setattr(em_auto, "GLIMPSE_SECONDS", 0.0)
     monkeypatch.setattr(em_auto, "MIN_TURN_SECONDS", 0.0)
+    monkeypatch.setattr(em_auto, "JUDGE_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(em_auto, "RACE_SHARE", 0.0)
     monkeypatch.setattr(em_auto, "STAY_BELOW", 0.0)
     puzzle = generate(6, border_colours=4, inner_colours=5, seed=101)
@@ -314,6 +343,7 @@ def test_a_split_run_hands_out_the_races_solutions_before_it_splits(monkeypatch)
 
     monkeypatch.setattr(em_auto, "SOLO_SECONDS", (0.0, 0.0))      # a race that decides at once
     monkeypatch.setattr(em_auto, "MIN_TURN_SECONDS", 0.0)
+    monkeypatch.setattr(em_auto, "JUDGE_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(em_auto, "RACE_SHARE", 0.0)
     monkeypatch.setattr(em_auto, "STAY_BELOW", 0.0)
     seen: list[BoardSolution] = []
