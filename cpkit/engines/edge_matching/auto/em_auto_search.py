@@ -545,10 +545,10 @@ def _alone(winner: Entrant, window: float | None, limit: int | None,
 
 def choose(puzzle: EdgeMatchingPuzzle, *, workers: int, **options: Any) -> Result | Choice:
     """For a split run over ``workers`` processes: race in this process (``options``: those of
-    ``cpkit.engines.dispatch.solve``).  The ``Result`` if the race ended the run or the winner has under
-    ``STAY_BELOW`` seconds to go (it then finishes here: starting workers would cost more),
-    else the ``Choice`` of engine.  The race's share of the run is divided by the workers, as
-    they will share the rest."""
+    ``cpkit.engines.dispatch.solve``).  The ``Result`` if the race ended the run or the winner
+    has under ``STAY_BELOW`` seconds to go (it then finishes here: starting workers would cost
+    more), else the ``Choice`` of engine.  The race's share of the run is divided by the
+    workers, as they will share the rest."""
     from ..em_front import solve as front
 
     engine_fn = partial(decide, share=RACE_SHARE / max(1, workers), stay_below=STAY_BELOW)
