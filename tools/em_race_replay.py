@@ -16,9 +16,10 @@ chosen on (``--seed``), before it is measured for real.
 generated ones; ``--seed S``: the generated boards with seed S instead, and no paper boards),
 each engine's search up to ``--cap`` seconds or four times the best engine so far plus one
 second.  ``replay`` races on each board the best engine finishes within 6 s (5 s for the
-first solution: the records end at 12 s), and prints each board's best engine and the race's
-seconds, then the boards over the suite's target and the geometric mean of the race over the
-best.  ``--set JUDGE_AFTER_SECONDS=0.05`` replays with a constant of the race changed.
+first solution: the records end at 12 s) and prints the boards over the suite's target and
+the geometric mean of the race over the best engine (``--verbose``: each board's best engine
+and the race's seconds too).  ``--set JUDGE_AFTER_SECONDS=0.05`` replays with a constant of
+the race changed.
 
 The replay is as good as the records: slices of 2 to 10 ms, so a race of milliseconds is
 replayed coarsely, and an engine replayed past its record is taken as making no progress.
