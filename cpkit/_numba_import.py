@@ -30,9 +30,9 @@ NUMBA_CONFIG_FILE = ".numba_config.yaml"
 
 
 def hidden_while_importing() -> list[str]:
-    """The modules numba's import need not see: those not imported yet."""
-    names = ["scipy"] + ([] if os.path.isfile(NUMBA_CONFIG_FILE) else ["yaml"])
-    return [name for name in names if name not in sys.modules]
+    """The modules numba's import need not see (``missing`` leaves alone those imported
+    already)."""
+    return ["scipy"] + ([] if os.path.isfile(NUMBA_CONFIG_FILE) else ["yaml"])
 
 
 @contextlib.contextmanager

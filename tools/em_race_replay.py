@@ -40,7 +40,6 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks import em_auto  # noqa: E402
 from cpkit.engines.edge_matching.auto import em_auto_search as race  # noqa: E402
-from cpkit.engines.edge_matching.em_front import root_chain  # noqa: E402
 from cpkit.engines.runtime import driver  # noqa: E402
 
 #: A record's slices: about this long (seconds) over the first 0.2 s, then ``LATE_SLICE``.
@@ -53,15 +52,15 @@ LIMITS = {False: 10.0, True: 5.0}
 
 
 def record_board(puzzle, cap: float) -> dict:
-    """Each engine's search of ``puzzle`` alone: after every slice, (seconds, nodes, explored
-    share, solutions, finished), up to ``cap`` seconds or four times the best so far plus 1."""
-    roots = puzzle.symmetry_roots("rotation")
+    """Each engine's search of ``puzzle`` alone (the race's own entrants, those that can take
+    the board): after every slice, (seconds, nodes, explored share, solutions, finished), up
+    to ``cap`` seconds or four times the best so far plus 1."""
+    race.jit_seconds()              # kernels loaded (or compiled) before any clock starts
+    field, _ = race._entrants(puzzle, puzzle.symmetry_roots("rotation"), store=False)
     engines, best = {}, math.inf
-    for engine, options in race.CANDIDATES:
-        chain, _ = root_chain(puzzle, roots, race.MODULES[engine].search_factory(options),
-                              count_only=True, on_solution=None)
-        limit, budget, spent, finished, rows = min(cap, 4 * best + 1), \
-            race.FIRST_NODES.get(engine, 1 << 10), 0.0, False, []
+    for entrant in field:
+        chain, budget = entrant.chain, entrant.budget
+        limit, spent, finished, rows = min(cap, 4 * best + 1), 0.0, False, []
         while not finished and spent < limit:
             start = time.perf_counter()
             finished, _ = chain.step(1 << 62, budget)
@@ -72,7 +71,7 @@ def record_board(puzzle, cap: float) -> dict:
             target = EARLY_SLICE if spent < 0.2 else LATE_SLICE
             scale = 2.0 if took < target / 2 else (0.5 if took > target else 1.0)
             budget = int(min(1 << 26, max(1, budget * scale)))
-        engines[engine] = rows
+        engines[entrant.engine] = rows
         if finished:
             best = min(best, spent)
     return engines
@@ -149,7 +148,7 @@ def _replay(engines: dict, first: bool, time_limit: float) -> tuple[float | None
     Clock.now = 0.0
     field = [race.Entrant(engine, dict(options), ReplayedChain(engines[engine]), [],
                           budget=race.FIRST_NODES.get(engine, 1 << 10))
-             for engine, options in race.CANDIDATES]
+             for engine, options in race.CANDIDATES if engine in engines]
     limit = 1 if first else None
     decision = race.race(field, limit=limit, time_limit=time_limit, stop=lambda: False)
     if decision.finished or decision.stopped:
@@ -201,7 +200,6 @@ def main() -> int:
     if args.command == "record":
         args.folder.mkdir(parents=True, exist_ok=True)
         k, n = map(int, args.part.split("/"))
-        race.jit_seconds()
         for i, (label, puzzle, colours) in enumerate(boards(args.seed)):
             if i % n == k:
                 engines = record_board(puzzle, args.cap)
