@@ -83,7 +83,7 @@ def figures(result, fila_at: int, letters: str) -> dict[str, int]:
 def measure() -> dict:
     """Every search of ``RUNS`` both ways, and DLX alone."""
     from cpkit.engines.dispatch import solve
-    from cpkit.engines.tiling.auto.tiling_autoconfig import schedule_of
+    from cpkit.engines.tiling.auto.tiling_schedules import schedule_of
     from cpkit.engines.tiling.auto.tiling_candidates import candidates
     from cpkit.engines.tiling.fila import fila_search as fila
     from cpkit.engines.tiling.hybrid import hybrid_fused, hybrid_search

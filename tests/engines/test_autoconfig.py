@@ -134,6 +134,16 @@ def test_a_glance_settles_a_tiny_puzzle_and_only_a_tiny_one(tiling_instance):
     assert len({e.option.orientation for e in long_one.estimates}) == 2
 
 
+def test_a_glance_at_f_alone_settles_a_small_box_without_the_default(tiling_instance):
+    """In 3D the glance looks at F alone (the search begun) before the default, E then F: the
+    2 x 3 x 10 box, tens of milliseconds of search with F alone, is configured by that one
+    glance, and the default, a slower search there, is not estimated at all."""
+    box = chosen(tiling_instance("pentominoes_2x3x10.txt"))[3]
+    assert [e.option.letters for e in box.estimates] == ["f" * box.config.fila_at]
+    assert box.chosen.seconds < autoconfig.GLANCE_BELOW
+    assert str(box.config.schedule) == f"s:f={box.config.fila_at}"
+
+
 def test_descents_that_all_end_early_are_drawn_again(tiling_instance):
     """The one-sided pentominoes in 18 x 5 (686,628 solutions, minutes of search): DLX places
     6 of the 18 pieces before the switch, and the glance's first four descents all end before

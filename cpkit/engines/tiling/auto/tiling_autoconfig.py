@@ -26,8 +26,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
 4. **Stages**, each only if the estimated search is long enough for its probes to pay: a
-   glance (a coarse estimate of the default schedule on the geometric first orientation;
-   under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, that is what runs), the default
+   glance (coarse estimates of F alone, then of the default schedule, on the geometric first
+   orientation; the first under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, is
+   what runs), the default
    schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
    for the last three pieces, in 3D) on the geometric first orientation, and F alone there
    over ``TINY`` seconds; over
@@ -69,7 +70,7 @@ from ..hybrid import hybrid_search as hybrid
 from ...runtime import jit
 from .. import tiling_front as tiling
 from ...runtime.driver import check_setup
-from ..tiling_heuristics import parse_schedule
+from .tiling_schedules import DEFAULT_F_LEVELS, config_of, default_letters, first_config
 
 #: Nodes kept per level by an estimate of one subproblem (``fila_probe.Sampler``); more when
 #: fewer than ``SAMPLED`` subproblems are drawn, so that every estimate samples about as many.
@@ -108,9 +109,6 @@ REFINE_FROM = 2.0
 REFINE_WITHIN = 1.3
 REFINED = 3
 REFINE_SCALE = 2
-#: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
-#: configuration), where the schedule stage starts its climbs.
-DEFAULT_F_LEVELS = 3
 #: Nodes searched before any estimate (``first_config``, on the geometric first
 #: orientation): a puzzle they finish is not estimated (the 20 x 3 takes 33,000 nodes, 2 ms,
 #: the Soma cube 26,000, 3 ms, where the glance alone took 5-10 ms), and a run that chooses
@@ -178,29 +176,6 @@ class Choice:
                 "estimated_seconds": round(self.chosen.seconds, 6)
                 if self.chosen is not None else None,
                 "configurations_estimated": len(self.estimates)}
-
-
-def schedule_of(fila_at: int, letters: str) -> str:
-    """The polycube schedule of DLX's min-fit above ``fila_at`` and ``letters`` below."""
-    spec, previous = "s", None
-    for level, letter in enumerate(letters):
-        if letter != previous:
-            spec += f":{letter}={fila_at - level}"
-            previous = letter
-    return spec
-
-
-def config_of(fila_at: int, letters: str, nof: bool, reason: str = "") -> hybrid.Config:
-    """The hybrid configuration of a switch at ``fila_at`` and ``letters`` below it."""
-    return hybrid.Config(fila_at, parse_schedule(schedule_of(fila_at, letters)), nof, reason)
-
-
-def default_letters(puzzle: Puzzle, fila_at: int, dimension: int | None = None) -> str:
-    """``hybrid.auto_config``'s FILA schedule as letters (for a puzzle of ``dimension``, by
-    default the puzzle's): F for flat puzzles, else E, then F for the last three pieces."""
-    if (dimension or puzzle.dimension) == 2 or fila_at <= DEFAULT_F_LEVELS:
-        return "f" * fila_at
-    return "e" * (fila_at - DEFAULT_F_LEVELS) + "f" * DEFAULT_F_LEVELS
 
 
 class Prober:
@@ -453,17 +428,6 @@ def climbs(prober: Prober, top: Estimate) -> Estimate:
     return min((e for e in found if e is not None), key=lambda e: e.seconds)
 
 
-def first_config(puzzle: Puzzle, constrained: bool, nof: bool) -> hybrid.Config:
-    """What the search first runs: the default switch with F alone, the default's schedule in
-    2D.  In 3D the default's E pays on long searches, which the estimates choose for
-    themselves, while the small boxes the first nodes nearly finish are chosen F alone (the
-    2 x 3 x 10 and 2 x 5 x 6 boxes), and go on with the search begun."""
-    default = hybrid.auto_config(puzzle, constrained, nof)
-    if default.fila_at <= 0:
-        return default
-    return config_of(default.fila_at, "f" * default.fila_at, default.nof, default.reason)
-
-
 def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     """The pieces the piece stage estimates: the three whose images the redundancy filter
     keeps fewest of (the tree's top level is that many nodes), and the filter's own first
@@ -531,11 +495,16 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     fill, default = "f" * at, default_letters(first, at)
     glance = Prober(cands, front_options, use_nof, shared=prober.shared,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
-    glanced = glance.estimate(Option(0, at, default))
-    if glanced is not None and \
-            glanced.seconds < (GLANCE_BELOW_FLAT if default == fill else GLANCE_BELOW):
-        prober.made.update(glance.made)
-        return finish(glanced)
+    # F alone (the search begun) is glanced at first: where it is short, the default's
+    # estimates cost more than they win (2 x 3 x 10: 12 ms of them for 30 ms of search).
+    glanced: Estimate | None = None
+    for letters in dict.fromkeys((fill, default)):
+        glanced = min(filter(None, (glanced, glance.estimate(Option(0, at, letters)))),
+                      key=lambda e: e.seconds, default=None)
+        if glanced is not None and \
+                glanced.seconds < (GLANCE_BELOW_FLAT if default == fill else GLANCE_BELOW):
+            prober.made.update(glance.made)
+            return finish(glanced)
     top = best([Option(0, at, default)])
     if top is None:
         return finish(None)
