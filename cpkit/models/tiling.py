@@ -163,7 +163,8 @@ class Puzzle:
                 raise InputError("oneSide needs zDim=1")
             for p in self.mobile_pieces:
                 if len({c[2] for c in p.cells}) != 1:
-                    raise InputError(f"piece {p.name}: in a one-sided puzzle every z must be equal")
+                    raise InputError(f"piece {p.name}: in a one-sided puzzle every z must be "
+                                     f"equal")
         self._check_volume(len(cells))
         self.cells: list[Cell] = cells
         self.cell_index: dict[Cell, int] = {c: i for i, c in enumerate(cells)}
@@ -269,43 +270,53 @@ class Puzzle:
         X, Y, Z = self.box
         # Cells by their flat box index x + X (y + Y z): a translation adds its own flat index,
         # so an orientation's cells, sorted by it, stay sorted in every translation, and region
-        # cells (numbered in the same order) need no sort.
+        # cells (numbered in the same order) need no sort.  The orientations of one extent and
+        # size are translated together (one gather each): one by one, the 2 x 4 x 8 box's 300
+        # orientations took 14 ms, as long as the rest of its preparation.
         flat_grid = self.index_grid.transpose(2, 1, 0).ravel()
         stride = np.array([1, X, X * Y], dtype=np.int64)
-        translations: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
-        shape_l, orient_l, offset_l, cells_l = [], [], [], []
-        for s in self.shapes:
-            for o, orient in enumerate(s.orientations):
-                arr = np.array(orient, dtype=np.int64)
-                ext = tuple(int(v) for v in arr.max(axis=0) + 1)
+        members = [(s.index, o, orient)
+                   for s in self.shapes for o, orient in enumerate(s.orientations)]
+        shape_of = np.array([m[0] for m in members], dtype=np.int32)
+        orient_of = np.array([m[1] for m in members], dtype=np.int32)
+        by_size: dict[int, list[int]] = {}
+        for r, (_, _, orient) in enumerate(members):
+            by_size.setdefault(len(orient), []).append(r)
+        widest = max(by_size)
+        ranks, offsets, cells = [], [], []
+        for size, rs in by_size.items():
+            arr = np.array([members[r][2] for r in rs], dtype=np.int64)
+            flat = np.sort(arr @ stride, axis=1)
+            exts, which = np.unique(arr.max(axis=1) + 1, axis=0, return_inverse=True)
+            for e, ext in enumerate(exts.tolist()):
                 if ext[0] > X or ext[1] > Y or ext[2] > Z:
                     continue
-                if ext not in translations:
-                    tz, ty, tx = np.meshgrid(np.arange(Z - ext[2] + 1),
-                                             np.arange(Y - ext[1] + 1),
-                                             np.arange(X - ext[0] + 1), indexing="ij")
-                    t = np.stack([tx.ravel(), ty.ravel(), tz.ravel()], axis=1)
-                    translations[ext] = (t, t @ stride)
-                t, t_flat = translations[ext]
-                d = np.sort(arr @ stride)
-                idx = flat_grid[t_flat[:, None] + d[None, :]]
-                ok = np.all(idx >= 0, axis=1)
-                if not np.any(ok):
-                    continue
-                idx = idx[ok]
-                shape_l.append(np.full(len(idx), s.index, dtype=np.int32))
-                orient_l.append(np.full(len(idx), o, dtype=np.int32))
-                offset_l.append(t[ok].astype(np.int32))
-                cells_l.append(idx.astype(np.int32))
-        if not shape_l:
+                # Translations z, then y, then x (x fastest).
+                t = np.indices((Z - ext[2] + 1, Y - ext[1] + 1, X - ext[0] + 1)
+                               ).reshape(3, -1)[::-1].T
+                group = np.flatnonzero(which.ravel() == e)
+                idx = flat_grid[(t @ stride)[None, :, None] + flat[group][:, None, :]]
+                g, k = np.nonzero(np.all(idx >= 0, axis=2))
+                ranks.append(np.asarray(rs)[group[g]])
+                offsets.append(t[k])
+                padded = np.full((len(g), widest), -1, dtype=np.int32)
+                padded[:, :size] = idx[g, k]
+                cells.append(padded)
+        if not ranks or not sum(len(r) for r in ranks):
             empty = np.zeros(0, dtype=np.int32)
-            return ImageTable(empty, empty, np.zeros((0, 3), np.int32), np.zeros(1, np.int64), empty)
-        lengths = np.concatenate([np.full(len(c), c.shape[1], dtype=np.int64) for c in cells_l])
-        ptr = np.zeros(len(lengths) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=ptr[1:])
-        return ImageTable(np.concatenate(shape_l), np.concatenate(orient_l),
-                          np.concatenate(offset_l), ptr,
-                          np.concatenate([c.ravel() for c in cells_l]))
+            return ImageTable(empty, empty, np.zeros((0, 3), np.int32), np.zeros(1, np.int64),
+                              empty)
+        # By shape, orientation, then translation: a stable sort on the orientation's rank
+        # keeps each one's translations in their order.
+        rank = np.concatenate(ranks)
+        order = np.argsort(rank, kind="stable")
+        rank = rank[order]
+        padded = np.concatenate(cells)[order]
+        ptr = np.zeros(len(rank) + 1, dtype=np.int64)
+        np.cumsum((padded >= 0).sum(axis=1), out=ptr[1:])
+        return ImageTable(shape_of[rank], orient_of[rank],
+                          np.concatenate(offsets)[order].astype(np.int32), ptr,
+                          padded[padded >= 0])
 
     def _count_images(self) -> int:
         X, Y, Z = self.box

@@ -13,6 +13,32 @@ def test_image_counts_match_the_seed(tiling_instance):
     assert len(tiling_instance("pentominoes_onesided_30x3.txt").images) == 1936
 
 
+@pytest.mark.parametrize("name", ["somacube.txt", "pentominoes_square_8x8.txt",
+                                  "pentominoes_8x8_centre_hole.txt"])
+def test_the_image_table_lists_every_placement_in_order(tiling_instance, name):
+    """Every translation of every orientation that lies in the region, by shape, orientation,
+    then translation (z, y, x; x fastest), each image's cells in index order: written out one
+    placement at a time here, against the table built orientations of one extent at a time
+    (pieces of several sizes: the Soma cube's V and the square tetromino among pentominoes)."""
+    p = tiling_instance(name)
+    X, Y, Z = p.box
+    want = []
+    for s in p.shapes:
+        for o, orient in enumerate(s.orientations):
+            for z in range(Z):
+                for y in range(Y):
+                    for x in range(X):
+                        cells = [(cx + x, cy + y, cz + z) for cx, cy, cz in orient]
+                        if all(c in p.cell_index for c in cells):
+                            want.append((s.index, o, (x, y, z),
+                                         sorted(p.cell_index[c] for c in cells)))
+    img = p.images
+    got = [(int(img.shape[i]), int(img.orientation[i]), tuple(int(v) for v in img.offset[i]),
+            img.cells_of(i).tolist()) for i in range(len(img))]
+    assert got == want
+    assert img.cell_idx.dtype == img.shape.dtype == img.orientation.dtype == np.int32
+
+
 def test_exact_cover_columns(tiling_instance):
     p = tiling_instance("somacube.txt")
     cover = p.exact_cover()
