@@ -289,21 +289,22 @@ class Puzzle:
             arr = np.array([members[r][2] for r in rs], dtype=np.int64)
             flat = np.sort(arr @ stride, axis=1)
             exts, which = np.unique(arr.max(axis=1) + 1, axis=0, return_inverse=True)
+            which, rs = which.ravel(), np.asarray(rs)
             for e, ext in enumerate(exts.tolist()):
                 if ext[0] > X or ext[1] > Y or ext[2] > Z:
                     continue
                 # Translations z, then y, then x (x fastest).
                 t = np.indices((Z - ext[2] + 1, Y - ext[1] + 1, X - ext[0] + 1)
                                ).reshape(3, -1)[::-1].T
-                group = np.flatnonzero(which.ravel() == e)
+                group = np.flatnonzero(which == e)
                 idx = flat_grid[(t @ stride)[None, :, None] + flat[group][:, None, :]]
                 g, k = np.nonzero(np.all(idx >= 0, axis=2))
-                ranks.append(np.asarray(rs)[group[g]])
+                ranks.append(rs[group[g]])
                 offsets.append(t[k])
                 padded = np.full((len(g), widest), -1, dtype=np.int32)
                 padded[:, :size] = idx[g, k]
                 cells.append(padded)
-        if not ranks or not sum(len(r) for r in ranks):
+        if not sum(map(len, ranks)):
             empty = np.zeros(0, dtype=np.int32)
             return ImageTable(empty, empty, np.zeros((0, 3), np.int32), np.zeros(1, np.int64),
                               empty)
@@ -313,11 +314,11 @@ class Puzzle:
         order = np.argsort(rank, kind="stable")
         rank = rank[order]
         padded = np.concatenate(cells)[order]
+        real = padded >= 0
         ptr = np.zeros(len(rank) + 1, dtype=np.int64)
-        np.cumsum((padded >= 0).sum(axis=1), out=ptr[1:])
+        np.cumsum(real.sum(axis=1), out=ptr[1:])
         return ImageTable(shape_of[rank], orient_of[rank],
-                          np.concatenate(offsets)[order].astype(np.int32), ptr,
-                          padded[padded >= 0])
+                          np.concatenate(offsets)[order].astype(np.int32), ptr, padded[real])
 
     def _count_images(self) -> int:
         X, Y, Z = self.box
