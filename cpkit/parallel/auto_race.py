@@ -10,12 +10,21 @@ from ..errors import InputError
 from .checkpoint import Checkpoint
 
 
-def race(model: Any, *, engine: str, workers: int, **options: Any) -> Any:
+def race(model: Any, *, engine: str, workers: int, split_soon: bool, **options: Any) -> Any:
     """``--engine auto`` on an edge-matching board before a split run: the race of
-    ``em_auto.choose`` in this process; a ``Result`` if it ended the run, else its choice."""
+    ``em_auto.choose`` in this process; a ``Result`` if it ended the run, else its choice.
+    ``split_soon``: a checkpointed or distributed run (``em_auto.choose``)."""
     from ..engines.edge_matching.auto import em_auto_search as em_auto
 
-    return em_auto.choose(model, workers=workers, **options)
+    return em_auto.choose(model, workers=workers, split_soon=split_soon, **options)
+
+
+def solve_here(model: Any, *, engine: str, cores: int, **options: Any) -> Any:
+    """``--engine auto`` on an edge-matching board in this process, where the run may use
+    ``cores`` cores (``em_auto.solve_on``): ``--first`` and ``--limit`` by default."""
+    from ..engines.edge_matching.auto import em_auto_search as em_auto
+
+    return em_auto.solve_on(model, cores=cores, **options)
 
 
 def save_before_the_race(path: str, source: dict[str, Any], options: dict[str, Any]) -> None:

@@ -57,8 +57,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         progress: bool | float = False,
         source: dict[str, Any] | None = None, subproblems: int | None = None,
         max_stored: int | None = None, **options: Any) -> Result:
-    """Solve ``model`` like ``cpkit.engines.dispatch.solve``, split over ``workers`` processes (None: all
-    cores, but small trees stay in this process), a Dask ``client`` or ``scheduler`` address.
+    """Solve ``model`` like ``cpkit.engines.dispatch.solve``, split over ``workers`` processes
+    (None: all cores; small trees stay here), a Dask ``client`` or ``scheduler`` address.
 
     ``checkpoint``: file to write finished/pending subproblems to, every ``checkpoint_every``
     seconds and when stopped; ``resume``: a checkpoint to continue (``source`` identifies the
@@ -157,15 +157,16 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
                        "count_only": count_only})
     plain = workers == 1 and not distributed and not durable
     if plain or (workers is None and not distributed and not durable and limit is not None):
-        return in_sequence()
+        return in_sequence(partial(auto_race.solve_here, cores=n_workers)
+                           if races and not plain else sequential)
     reason, picked = None, None
     if races:
         if resume is not None and auto_race.before_the_race(resume, source):
             resume = None           # killed while racing: nothing was searched, race again
         if resume is None and checkpoint is not None:
             auto_race.save_before_the_race(checkpoint, source, options)
-        picked = auto_race.resumed_engine(resume, family) if resume is not None else \
-            in_sequence(partial(auto_race.race, workers=n_workers))
+        race = partial(auto_race.race, workers=n_workers, split_soon=durable or distributed)
+        picked = in_sequence(race) if resume is None else auto_race.resumed_engine(resume, family)
         if isinstance(picked, Result):
             return picked
         name, reason = picked.engine, picked.reason

@@ -24,7 +24,7 @@ def test_auto_gets_the_time_its_target_allows_where_the_best_engine_ends_near_th
 
     caps = {}
 
-    def fake_run(puzzle, options, first, limit):
+    def fake_run(puzzle, options, first, limit, default=False):
         label = options.get("engine") + (" --shave" if "shave" in options else "")
         caps[label] = limit
         done = options["engine"] == "backtrack"
@@ -60,7 +60,8 @@ def test_every_engine_and_auto_are_measured_on_a_board_and_agree():
     puzzle = generate(5, border_colours=3, inner_colours=4, seed=3)
     for mode in ("count", "first"):
         measured = em_auto.measure(puzzle, mode, 20.0)
-        assert set(measured) == {label for label, _ in em_auto.ENGINES} | {"auto"}
+        assert set(measured) == {label for label, _ in em_auto.ENGINES} | {
+            "auto", "auto --workers 1"}
         assert all(r["done"] for r in measured.values())
         assert measured["auto"]["engine"] in ("backtrack", "cp", "edges")
         assert measured["auto"]["reason"]

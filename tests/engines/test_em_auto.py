@@ -346,6 +346,7 @@ def test_a_split_run_hands_out_the_races_solutions_before_it_splits(monkeypatch)
     monkeypatch.setattr(em_auto, "JUDGE_AFTER_SECONDS", 0.0)
     monkeypatch.setattr(em_auto, "RACE_SHARE", 0.0)
     monkeypatch.setattr(em_auto, "STAY_BELOW", 0.0)
+    monkeypatch.setattr(em_auto, "HELPED_STAY_BELOW", 0.0)
     seen: list[BoardSolution] = []
     at_split: list[int] = []
     split = plan.split

@@ -17,7 +17,8 @@ WATCHED_SOLUTIONS = 100_000
 class Relay:
     """Passes the solutions of the engine the run follows to the caller, each once and at most
     ``limit`` in all: after a switch of engines (``em_auto_search``, step 4), the next one
-    finds again what the last one printed.  Its entrants are ``em_auto_search.Entrant``s.  It remembers what it passed on (up to ``WATCHED_SOLUTIONS``).
+    finds again what the last one printed.  Its entrants are ``em_auto_search.Entrant``s.  It
+    remembers what it passed on (up to ``WATCHED_SOLUTIONS``).
     ``during_races``: while no engine is followed (the race), every engine's solutions are
     passed on as they come too, as long as it can remember them (else they wait, kept by
     their engine, for the engine the run follows)."""

@@ -83,8 +83,12 @@ from ..backtrack import em_backtrack_search as em_backtrack
 from ..cp import em_cp_search as em_cp
 from ..edges import em_edges_search as em_edges
 from ....signals import InterruptFlag
-from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS, DriveOutcome, drive
-from ..em_front import RootChain, root_chain
+from ...runtime.driver import DriveOutcome, drive
+from ..em_front import root_chain
+from . import em_auto_helper
+from .em_auto_entrants import FIRST_QUANTUM, LAST_QUANTUM, MIN_WEIGHT, Entrant
+from .em_auto_entrants import weight as _weight
+from .em_auto_helper import Helping, RemoteEntrant
 from .em_auto_relay import Relay
 from ..em_result import chain_figures
 
@@ -102,9 +106,6 @@ MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
 #: times below every other engine's (the brute force looks like ending within its solo).
 #: It ends most boards of a few million nodes, faster than anything else could.
 SOLO_SECONDS = (0.02, 0.2)
-#: Each engine's turn in the first round of the race; every round doubles it, up to the last.
-FIRST_QUANTUM = 0.01
-LAST_QUANTUM = 0.25
 #: The race stops once it has cost this share of the smallest estimated time still to go.
 RACE_SHARE = 0.2
 #: ... and in any case after this long (the estimates are good enough by then).
@@ -136,73 +137,19 @@ MIN_TURN_SECONDS = 0.03
 #: A split run whose chosen engine has less than this many seconds to go finishes in the
 #: process that raced: starting the workers would cost about as much.
 STAY_BELOW = 2.0
-#: The smallest share of a turn an engine far behind the leader still gets.
-MIN_WEIGHT = 0.25
+#: ... and below this where the brute force goes on in a helper process beside it: a split run
+#: cannot correct a wrong pick, and the race's estimates err two to five times over its first
+#: second (on the generated 10 x 10 with 9 frame and 13 inner colours edge filtering promised
+#: 6.8 s and had not finished in 20, where the brute force takes 10 s), while the run here, the
+#: helper beside it, watches its pick (step 4); halving a run this short saves less than a wrong
+#: pick costs.
+HELPED_STAY_BELOW = 30.0
 #: The engine the race picked goes on alone for this many times its estimated time to go
 #: before the race resumes (step 4).
 OVERRUN = 2.0
 #: After an overrun, each other engine searches this share of the time the overrunning one
 #: had alone.
 MAKE_UP = 0.5
-
-
-@dataclass
-class Entrant:
-    """One engine in the race: its search over every root, the solutions it found (kept until
-    it wins), and the time it spent."""
-
-    engine: str
-    options: dict[str, Any]
-    chain: RootChain
-    solutions: list[BoardSolution]
-    seconds: float = 0.0
-    budget: int = 1 << 10
-    finished: bool = False
-    relay: list[Callable[[BoardSolution], None]] = field(default_factory=list)
-    #: How many times its estimates have proven too short (``_watch``): they are scaled by it.
-    skew: float = 1.0
-
-    @property
-    def label(self) -> str:
-        extra = "".join(f" --{k} {v}" for k, v in self.options.items())
-        return self.engine + extra
-
-    @property
-    def found(self) -> int:
-        return self.chain.total("solutions")
-
-    @property
-    def nodes(self) -> int:
-        return self.chain.total("nodes")
-
-    def turn(self, seconds: float, limit: int | None, stop: Callable[[], bool]) -> None:
-        """Search for about ``seconds`` (slices sized as ``drive`` sizes them), or until the
-        search ends, reaches ``limit`` solutions, or ``stop()``."""
-        began = time.perf_counter()
-        target = min(SLICE_SECONDS, seconds / 2)
-        while not self.finished:
-            room = (1 << 62) if limit is None else limit - self.found
-            if room <= 0:
-                break
-            t0 = time.perf_counter()
-            self.finished, _ = self.chain.step(room, self.budget)
-            took = time.perf_counter() - t0
-            scale = 2.0 if took < target / 4 else (0.5 if took > target else 1.0)
-            self.budget = int(min(MAX_SLICE_NODES, max(1, self.budget * scale)))
-            if time.perf_counter() - began >= seconds or stop():
-                break
-        self.seconds += time.perf_counter() - began
-
-    def done(self, limit: int | None) -> bool:
-        return self.finished or (limit is not None and self.found >= limit)
-
-    def estimate(self) -> float:
-        """Seconds still to go by the share of its tree searched (``RootChain.explored``);
-        infinite before any share is known."""
-        if self.finished:
-            return 0.0
-        share = self.chain.explored()
-        return self.skew * (self.seconds / share - self.seconds) if share > 0 else math.inf
 
 
 def _entrants(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
@@ -225,7 +172,8 @@ def _entrants(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
         chain, _ = root_chain(puzzle, roots, module.search_factory(options),
                               count_only=not store, on_solution=lambda s, r=relay: r[0](s))
         entrants.append(Entrant(engine, dict(options), chain, kept,
-                                budget=FIRST_NODES.get(engine, 1 << 10), relay=relay))
+                                budget=FIRST_NODES.get(engine, 1 << 10), relay=relay,
+                                puzzle=puzzle, roots=roots))
     return entrants, left_out
 
 
@@ -255,14 +203,16 @@ def _seconds(x: float) -> str:
 
 
 def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None,
-         stop: Callable[[], bool], share: float = RACE_SHARE, fresh: bool = True) -> Decision:
+         stop: Callable[[], bool], share: float = RACE_SHARE, fresh: bool = True,
+         helping: Helping | None = None) -> Decision:
     """Run the race (the module docstring, steps 1 to 3; a race resumed by step 4, not
-    ``fresh``, skips the glimpse and the brute force's solo)."""
+    ``fresh``, skips the glimpse and the brute force's solo).  ``helping``: the brute force
+    goes on in a helper process after the opening (``em_auto_helper``)."""
     began = time.perf_counter()
 
     def out_of_time() -> bool:
-        return stop() or (time_limit is not None and
-                          time.perf_counter() - began >= time_limit)
+        return stop() or (helping is not None and helping.ended() is not None) or (
+            time_limit is not None and time.perf_counter() - began >= time_limit)
 
     goal = "reached the limit of solutions" if limit is not None else "finished the search"
     if fresh:
@@ -273,6 +223,8 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
                             time.perf_counter() - began, True)
     quantum = FIRST_QUANTUM
     while True:
+        if helping is not None:
+            helping.between_rounds(entrants)
         lead = min(e.estimate() for e in entrants)
         # The most promising first: an engine about to finish ends the race before the others'
         # turns (sorted is stable: the candidates' order among equals, and before anything is
@@ -281,9 +233,12 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             if out_of_time():
                 break
             e.turn(quantum * _weight(e.estimate(), lead), limit, out_of_time)
-            if e.done(limit):
-                return Decision(e, f"{e.label} {goal} first in the race ({_describe(entrants)})",
-                                time.perf_counter() - began, True)
+            if _first_done(entrants, limit, e) is not None:
+                break
+        ended = _first_done(entrants, limit)
+        if ended is not None:
+            return Decision(ended, f"{ended.label} {goal} first in the race "
+                            f"({_describe(entrants)})", time.perf_counter() - began, True)
         spent = time.perf_counter() - began
         if out_of_time():
             best = min(entrants, key=lambda e: (-e.found, e.estimate()))
@@ -302,6 +257,14 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             return Decision(best, f"{best.label} has the least estimated time to go after a "
                                   f"{spent:.2f} s race ({_describe(entrants)})", spent, False)
         quantum = min(LAST_QUANTUM, quantum * 2)
+
+
+def _first_done(entrants: list[Entrant], limit: int | None,
+                first: Entrant | None = None) -> Entrant | None:
+    """The engine that finished the search or reached the limit (``first`` looked at first),
+    if any: in the race, that of the turn just taken, or the helper's brute force."""
+    return next((e for e in ([] if first is None else [first]) + entrants if e.done(limit)),
+                None)
 
 
 def _opening(entrants: list[Entrant], limit: int | None,
@@ -339,15 +302,6 @@ def _opening(entrants: list[Entrant], limit: int | None,
     return None
 
 
-def _weight(estimate: float, lead: float) -> float:
-    """The share of a turn an engine gets: a whole one while it leads or nothing is known, less
-    the further its estimate lies behind the leader's (at least ``MIN_WEIGHT``), so that the
-    race spends its time on the likely winner but keeps measuring the others."""
-    if math.isinf(lead) or estimate <= lead:
-        return 1.0
-    return max(MIN_WEIGHT, math.sqrt(lead / estimate))
-
-
 def jit_seconds() -> float:
     return sum(MODULES[engine].jit_seconds() for engine, _ in CANDIDATES)
 
@@ -374,12 +328,15 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
            limit: int | None = None, time_limit: float | None = None, count_only: bool = False,
            on_solution: Callable[[BoardSolution], None] | None = None,
            on_progress: Callable[[dict[str, int]], None] | None = None,
-           share: float = RACE_SHARE, stay_below: float = math.inf) -> Result | Choice:
+           share: float = RACE_SHARE, stay_below: float = math.inf,
+           cores: int = 1) -> Result | Choice:
     """Race the engines on ``puzzle`` (the module docstring).  Returns the ``Result`` of the
     whole run when the race ends it, or when the winner's estimated time still to go is below
     ``stay_below`` seconds (it then goes on here, from where it stopped); otherwise the
     ``Choice``, for a split run.  ``share``: ``RACE_SHARE`` by default (a split run over N
-    workers passes a smaller one: the race runs on one core)."""
+    workers passes a smaller one: the race runs on one core).  ``cores``: how many the run
+    may use; with two or more, the brute force goes on in a helper process after the race's
+    opening (``em_auto_helper``)."""
     jit = jit_seconds()
     store = on_solution is not None or not count_only
     entrants, left_out = _entrants(puzzle, roots, store)
@@ -391,34 +348,38 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     if relay is not None:
         for e in entrants:
             relay.keep(e)
-    began = time.perf_counter()
-    with InterruptFlag() as interrupt:
-        decision = race(entrants, limit=limit, time_limit=time_limit,
-                        stop=_stopper(entrants, on_progress, interrupt), share=share)
-    winner = decision.winner
-    reason = decision.reason
-    if left_out:
-        reason += f"; not raced: {'; '.join(left_out)}"
-    if not decision.finished and not decision.stopped and winner.estimate() >= stay_below:
-        return Choice(winner.engine, winner.options, reason, decision.seconds,
-                      _race_figures(decision.seconds, entrants), list(winner.solutions))
-    # The winner's solutions so far go out (those handed out during the race are not handed
-    # out again), and the rest as they come.
-    if relay is not None:
-        relay.follow(winner)
-    if decision.finished:
-        outcome = DriveOutcome(COMPLETE if winner.finished else LIMIT,
-                               time.perf_counter() - began)
-    elif decision.stopped:
-        outcome = DriveOutcome(INTERRUPTED if decision.interrupted else TIME_LIMIT,
-                               time.perf_counter() - began)
-    else:
-        winner, reason, stopped = _watch(entrants, decision, reason, limit=limit,
-                                         time_limit=time_limit, began=began, relay=relay,
-                                         on_progress=on_progress, share=share)
+    helping = Helping(limit, store, relay) if em_auto_helper.can_start(cores) else None
+    try:
+        began = time.perf_counter()
+        with InterruptFlag() as interrupt:
+            decision = race(entrants, limit=limit, time_limit=time_limit,
+                            stop=_stopper(entrants, on_progress, interrupt), share=share,
+                            helping=helping)
+        winner = decision.winner
+        reason = decision.reason
+        if left_out:
+            reason += f"; not raced: {'; '.join(left_out)}"
+        if not decision.finished and not decision.stopped and winner.estimate() >= stay_below:
+            return Choice(winner.engine, winner.options, reason, decision.seconds,
+                          _race_figures(decision.seconds, entrants), list(winner.solutions))
+        # The winner's solutions so far go out (those handed out during the race are not
+        # handed out again), and the rest as they come.
+        if relay is not None:
+            relay.follow(winner)
+        if decision.finished:
+            stopped = COMPLETE if winner.finished else LIMIT
+        elif decision.stopped:
+            stopped = INTERRUPTED if decision.interrupted else TIME_LIMIT
+        else:
+            winner, reason, stopped = _watch(entrants, decision, reason, limit=limit,
+                                             time_limit=time_limit, began=began, relay=relay,
+                                             on_progress=on_progress, share=share,
+                                             helping=helping)
         outcome = DriveOutcome(stopped, time.perf_counter() - began)
-    result = MODULES[winner.engine].result_of(
-        puzzle, chain_figures(winner.chain, outcome, winner.solutions, jit), winner.options)
+        result = _result_of(puzzle, winner, outcome, jit, helping, entrants)
+    finally:
+        if helping is not None:
+            helping.close()
     if relay is not None and relay.passed > result.count:
         # Stopped before the engine followed reached what other engines found during the
         # race: those were handed out, and count among the solutions found.
@@ -428,6 +389,25 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     return result
 
 
+def _result_of(puzzle: EdgeMatchingPuzzle, winner: Entrant, outcome: DriveOutcome, jit: float,
+               helping: Helping | None, entrants: list[Entrant]) -> Result:
+    """The run's ``Result``: that of the engine it ended with (the helper's, if that was the
+    brute force in the helper; or, where the helper sent none, the engine that found most)."""
+    if isinstance(winner, RemoteEntrant):
+        assert helping is not None
+        result = helping.result(outcome.stop_reason)
+        if result is not None:
+            result.seconds, result.jit_seconds = outcome.seconds, jit
+            result.solutions = list(winner.solutions)
+            return result
+        winner = max((e for e in entrants if not isinstance(e, RemoteEntrant)),
+                     key=lambda e: e.found)
+        outcome = DriveOutcome(INTERRUPTED if outcome.stop_reason == INTERRUPTED
+                               else TIME_LIMIT, outcome.seconds)
+    return MODULES[winner.engine].result_of(
+        puzzle, chain_figures(winner.chain, outcome, winner.solutions, jit), winner.options)
+
+
 def _stopper(entrants: list[Entrant], on_progress: Callable[[dict[str, int]], None] | None,
              interrupt: InterruptFlag) -> Callable[[], bool]:
     """The race's ``stop``: reports progress over every engine, True on Ctrl-C or SIGTERM."""
@@ -435,7 +415,7 @@ def _stopper(entrants: list[Entrant], on_progress: Callable[[dict[str, int]], No
         if on_progress is not None:
             on_progress({"nodes": sum(e.nodes for e in entrants),
                          "solutions": max(e.found for e in entrants),
-                         "deepest": max(e.chain.progress()["deepest"] for e in entrants)})
+                         "deepest": max(e.progress()["deepest"] for e in entrants)})
         return interrupt.raised
     return stop
 
@@ -450,7 +430,7 @@ def _race_figures(seconds: float, entrants: list[Entrant]) -> dict[str, Any]:
 def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: int | None,
            time_limit: float | None, began: float, relay: Relay | None,
            on_progress: Callable[[dict[str, int]], None] | None,
-           share: float) -> tuple[Entrant, str, str]:
+           share: float, helping: Helping | None = None) -> tuple[Entrant, str, str]:
     """Step 4: the decision's engine alone for ``OVERRUN`` times its estimated time to go; if
     it has not finished, the race resumes, and so on.  Returns the engine that ended the run,
     the reason it ran, and how the run stopped."""
@@ -470,7 +450,11 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
                             2 * last)
             if left is None or allowance < left:
                 window = allowance
-        rest = _alone(winner, window, limit, on_progress)
+        others = [e for e in entrants if e is not winner and not e.done(limit)]
+        rest = _alone(winner, window, limit, on_progress, helping, others)
+        if helping and (ended := helping.ended_elsewhere(winner, entrants)) is not None:
+            return ended, reason + f"; {ended.label} finished first", \
+                COMPLETE if ended.finished else LIMIT
         if rest.stop_reason != TIME_LIMIT or window == left:
             return winner, reason, rest.stop_reason
         last = window
@@ -481,7 +465,10 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
         if extension < MAKE_UP * window:
             left = remaining()
             rest = _alone(winner, extension if left is None else min(extension, left), limit,
-                          on_progress)
+                          on_progress, helping, others)
+            if helping and (ended := helping.ended_elsewhere(winner, entrants)) is not None:
+                return ended, reason + f"; {ended.label} finished first", \
+                    COMPLETE if ended.finished else LIMIT
             if rest.stop_reason != TIME_LIMIT or (left is not None and extension >= left):
                 return winner, reason, rest.stop_reason
         with InterruptFlag() as interrupt:
@@ -489,9 +476,9 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
             finish_by = None if time_limit is None else began + time_limit
 
             def out_of_time() -> bool:
-                return stop() or (finish_by is not None and time.perf_counter() >= finish_by)
+                return stop() or (helping is not None and helping.ended() is not None) or (
+                    finish_by is not None and time.perf_counter() >= finish_by)
 
-            made_up = None
             # The most promising first, each the less the further it lies behind what the
             # overrunning engine still needs (by its corrected estimate, and at least a make-up
             # turn's worth), but never less than a share that doubles at each overrun: an
@@ -507,14 +494,14 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
                     e.turn(MAKE_UP * window * max(floor, _weight(e.estimate(), lead)), limit,
                            out_of_time)
                     if e.done(limit):
-                        made_up = e
                         break
+            made_up = next((e for e in others if e.done(limit)), None)
             if made_up is not None:
                 decision = Decision(made_up, f"{made_up.label} finished in its make-up turn "
                                     f"({_describe(entrants)})", 0.0, True)
             else:
                 decision = race(entrants, limit=limit, time_limit=remaining(), stop=stop,
-                                share=share, fresh=False)
+                                share=share, fresh=False, helping=helping)
         reason += (f"; {winner.label} overran its window of {window:.2f} s, so the others "
                    f"had their turns: {decision.reason}")
         if relay is not None and decision.winner is not winner:
@@ -528,31 +515,57 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
 
 
 def _alone(winner: Entrant, window: float | None, limit: int | None,
-           on_progress: Callable[[dict[str, int]], None] | None) -> DriveOutcome:
-    """``winner`` alone for ``window`` seconds (or to the end).  Stopped by the window, its
-    estimate fell short: its ``skew`` grows by the factor it fell short by (at least)."""
-    room = None if limit is None else limit - winner.found
-    report = None if on_progress is None else (
-        lambda w=winner: on_progress(w.chain.progress()))
+           on_progress: Callable[[dict[str, int]], None] | None,
+           helping: Helping | None = None, others: Sequence[Entrant] = ()) -> DriveOutcome:
+    """``winner`` alone for ``window`` seconds (or to the end), or until the helper's search
+    ends (the brute force in the helper: ``em_auto_helper.race_beside``, the ``others`` race
+    meanwhile).  Stopped
+    by the window, its estimate fell short: its ``skew`` grows by the factor it fell short by
+    (at least)."""
     promised = winner.estimate()
-    alone = time.perf_counter()
-    rest = drive(winner.chain.step, limit=room, time_limit=window, on_progress=report)
-    winner.seconds += time.perf_counter() - alone
+    if isinstance(winner, RemoteEntrant):
+        rest = em_auto_helper.race_beside(winner, others, window, limit, on_progress)
+    else:
+        room = None if limit is None else limit - winner.found
+        report = None if on_progress is None else (
+            lambda w=winner: on_progress(w.progress()))
+        alone = time.perf_counter()
+        rest = drive(winner.chain.step, limit=room, time_limit=window, on_progress=report,
+                     cancel=None if helping is None else lambda: helping.ended() is not None)
+        winner.seconds += time.perf_counter() - alone
     if rest.stop_reason == TIME_LIMIT and window is not None and promised > 0:
         winner.skew *= max(1.0, window / promised)
     return rest
 
 
-def choose(puzzle: EdgeMatchingPuzzle, *, workers: int, **options: Any) -> Result | Choice:
+def choose(puzzle: EdgeMatchingPuzzle, *, workers: int, split_soon: bool = False,
+           **options: Any) -> Result | Choice:
     """For a split run over ``workers`` processes: race in this process (``options``: those of
     ``cpkit.engines.dispatch.solve``).  The ``Result`` if the race ended the run or the winner
     has under ``STAY_BELOW`` seconds to go (it then finishes here: starting workers would cost
-    more), else the ``Choice`` of engine.  The race's share of the run is divided by the
-    workers, as they will share the rest."""
+    more; ``HELPED_STAY_BELOW`` with the helper, unless ``split_soon``: a checkpointed run
+    records nothing before it splits, a cluster's run belongs on the cluster), else the
+    ``Choice`` of engine.  The race's share of the run is divided by the workers, as they
+    will share the rest."""
     from ..em_front import solve as front
 
-    engine_fn = partial(decide, share=RACE_SHARE / max(1, workers), stay_below=STAY_BELOW)
+    helped = em_auto_helper.can_start(workers) and not split_soon
+    stay = HELPED_STAY_BELOW if helped else STAY_BELOW
+    engine_fn = partial(decide, share=RACE_SHARE / max(1, workers), stay_below=stay,
+                        cores=workers)
     return front(puzzle, engine_fn, **options)
+
+
+def solve_on(puzzle: EdgeMatchingPuzzle, *, cores: int, **options: Any) -> Result:
+    """``solve`` in this process where the run may use ``cores`` cores (``cpkit match``'s
+    default for ``--first`` and ``--limit``: every core; ``options``: those of
+    ``cpkit.engines.dispatch.solve``): with two or more, the brute force goes on in a helper
+    process after the race's opening."""
+    from ..em_front import solve as front
+
+    result = front(puzzle, partial(decide, cores=cores), **options)
+    assert isinstance(result, Result)
+    return result
 
 
 def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],

@@ -1,0 +1,98 @@
+"""An engine in ``--engine auto``'s race (``em_auto_search``): its search over every root,
+stepped a turn at a time in this process, and its estimate of the time it still needs."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ....models.edge_matching import BoardSolution
+from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS
+from ..em_front import RootChain
+
+#: Each engine's turn in the first round of the race; every round doubles it, up to the last.
+FIRST_QUANTUM = 0.01
+LAST_QUANTUM = 0.25
+#: The smallest share of a turn an engine far behind the leader still gets.
+MIN_WEIGHT = 0.25
+
+
+@dataclass
+class Entrant:
+    """One engine in the race: its search over every root, the solutions it found (kept until
+    it wins), and the time it spent."""
+
+    engine: str
+    options: dict[str, Any]
+    chain: RootChain
+    solutions: list[BoardSolution]
+    seconds: float = 0.0
+    budget: int = 1 << 10
+    finished: bool = False
+    relay: list[Callable[[BoardSolution], None]] = field(default_factory=list)
+    #: How many times its estimates have proven too short (``_watch``): they are scaled by it.
+    skew: float = 1.0
+    #: The board and its roots (a helper process that searches afresh starts from them).
+    puzzle: Any = None
+    roots: Sequence[Any] = ()
+
+    @property
+    def label(self) -> str:
+        extra = "".join(f" --{k} {v}" for k, v in self.options.items())
+        return self.engine + extra
+
+    @property
+    def found(self) -> int:
+        return self.chain.total("solutions")
+
+    @property
+    def nodes(self) -> int:
+        return self.chain.total("nodes")
+
+    def turn(self, seconds: float, limit: int | None, stop: Callable[[], bool]) -> None:
+        """Search for about ``seconds`` (slices sized as ``drive`` sizes them), or until the
+        search ends, reaches ``limit`` solutions, or ``stop()``."""
+        began = time.perf_counter()
+        target = min(SLICE_SECONDS, seconds / 2)
+        while not self.finished:
+            room = (1 << 62) if limit is None else limit - self.found
+            if room <= 0:
+                break
+            t0 = time.perf_counter()
+            self.finished, _ = self.chain.step(room, self.budget)
+            took = time.perf_counter() - t0
+            scale = 2.0 if took < target / 4 else (0.5 if took > target else 1.0)
+            self.budget = int(min(MAX_SLICE_NODES, max(1, self.budget * scale)))
+            if time.perf_counter() - began >= seconds or stop():
+                break
+        self.seconds += time.perf_counter() - began
+
+    def done(self, limit: int | None) -> bool:
+        return self.finished or (limit is not None and self.found >= limit)
+
+    def explored(self) -> float:
+        """The share of its tree searched (``RootChain.explored``)."""
+        return self.chain.explored()
+
+    def progress(self) -> dict[str, int]:
+        """The figures of a progress line (``RootChain.progress``)."""
+        return self.chain.progress()
+
+    def estimate(self) -> float:
+        """Seconds still to go by the share of its tree searched (``RootChain.explored``);
+        infinite before any share is known."""
+        if self.finished:
+            return 0.0
+        share = self.explored()
+        return self.skew * (self.seconds / share - self.seconds) if share > 0 else math.inf
+
+
+def weight(estimate: float, lead: float) -> float:
+    """The share of a turn an engine gets: a whole one while it leads or nothing is known, less
+    the further its estimate lies behind the leader's (at least ``MIN_WEIGHT``), so that the
+    race spends its time on the likely winner but keeps measuring the others."""
+    if math.isinf(lead) or estimate <= lead:
+        return 1.0
+    return max(MIN_WEIGHT, math.sqrt(lead / estimate))
