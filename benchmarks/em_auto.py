@@ -227,6 +227,7 @@ FEW_FRAME_COLOURS = [(8, 5, 9), (8, 6, 8), (9, 7, 12), (10, 8, 14)]
 def few_frame_colours(quick: bool, limit: float) -> Table:
     import tempfile
 
+    from cpkit.engines.edge_matching.auto.em_auto_search import HELPED_STAY_BELOW
     from cpkit.io.edge_matching import write_native
     from cpkit.parallel.runner import run as default_solve
     from cpkit.models.em_generator import generate
@@ -274,8 +275,9 @@ def few_frame_colours(quick: bool, limit: float) -> Table:
          "`cpkit match` s (default)", "engine", "workers", "default / backtrack"], rows,
         [f"`cpkit generate edge-matching --size N --border-colors B --inner-colors I --seed "
          f"{SEED}`; each run limited to {limit:g} s; search seconds, JIT apart.  `auto` in one "
-         f"process is `--workers 1`; `cpkit match` by default uses every core (a count it "
-         f"estimates to take more than two seconds is split).  The C brute force "
+         f"process is `--workers 1`; `cpkit match` by default uses every core (the brute force "
+         f"in a helper process beside the race; a count it estimates to take more than "
+         f"{HELPED_STAY_BELOW:g} s is split).  The C brute force "
          f"(`benchmarks/em_bt_ref.c`, `cc -O2`) makes the same nodes."])
 
 

@@ -113,3 +113,19 @@ def test_a_spawned_helper_starts_afresh_and_counts_the_same(short_opening, monke
     assert methods == ["spawn"]
     assert helped.complete and helped.count == brute.count == len(set(streamed))
     assert set(streamed) == set(brute.solutions)
+
+
+def test_a_helper_that_finished_has_not_failed():
+    """Its last message, the result, is followed by the end of the pipe: read in one go, the
+    result counts and the end is no failure (a failure would put the race's brute force back
+    in the race, to search again what the helper had finished)."""
+    puzzle = generate(6, border_colours=4, inner_colours=5, seed=1)
+    helper = em_auto_helper.Helper((puzzle, puzzle.symmetry_roots("rotation")), None, False,
+                                   em_auto_helper._start_method())
+    helper.process.join(timeout=60)         # every message, then the pipe's end, are waiting
+    helper.poll()
+    helper.poll()
+    helper.close()
+    brute = solve(puzzle, engine="backtrack", count_only=True)
+    assert not helper.failed and helper.result is not None and helper.result.complete
+    assert helper.result.count == brute.count and helper.figures["nodes"] == brute.stats.nodes

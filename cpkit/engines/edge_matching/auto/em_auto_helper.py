@@ -135,6 +135,7 @@ class Helper:
                     self.solutions.extend(found)
                 elif message[0] == "done":
                     self.result = message[1]
+                    return              # its last message: the pipe's end follows
         except (EOFError, OSError):
             self.failed = True          # it ended without a result: the race goes on without
 

@@ -495,9 +495,12 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
                            out_of_time)
                     if e.done(limit):
                         break
-            made_up = next((e for e in others if e.done(limit)), None)
+            # One may have finished in its turn, or the helper's brute force meanwhile.
+            made_up = _first_done(entrants, limit)
             if made_up is not None:
-                decision = Decision(made_up, f"{made_up.label} finished in its make-up turn "
+                when = "while the others had their turns" if made_up is winner else \
+                    "in its make-up turn"
+                decision = Decision(made_up, f"{made_up.label} finished {when} "
                                     f"({_describe(entrants)})", 0.0, True)
             else:
                 decision = race(entrants, limit=limit, time_limit=remaining(), stop=stop,
