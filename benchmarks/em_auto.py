@@ -364,7 +364,7 @@ def auto_suite(quick: bool = False) -> list[Table]:
         if mode == "count":
             nodes_table = cp_against_brute_force(found, measured)
         tables.append(Table(
-            f"Seconds per engine and `auto`, {what}, one process each",
+            f"Seconds per engine (one process each) and `auto`, {what}",
             ["board", "size", "colours", "solutions"] + [f"{k} s" for k in labels]
             + ["best", "best s", "auto s", "auto engine", "auto / best",
                "auto --workers 1 s", "--workers 1 / best"], rows,
