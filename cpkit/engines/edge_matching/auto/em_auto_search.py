@@ -233,7 +233,7 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             if out_of_time():
                 break
             e.turn(quantum * _weight(e.estimate(), lead), limit, out_of_time)
-            if _first_done(entrants, limit, e) is not None:
+            if _first_done(entrants, limit) is not None:
                 break
         ended = _first_done(entrants, limit)
         if ended is not None:
@@ -259,12 +259,10 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
         quantum = min(LAST_QUANTUM, quantum * 2)
 
 
-def _first_done(entrants: list[Entrant], limit: int | None,
-                first: Entrant | None = None) -> Entrant | None:
-    """The engine that finished the search or reached the limit (``first`` looked at first),
-    if any: in the race, that of the turn just taken, or the helper's brute force."""
-    return next((e for e in ([] if first is None else [first]) + entrants if e.done(limit)),
-                None)
+def _first_done(entrants: list[Entrant], limit: int | None) -> Entrant | None:
+    """The engine that finished the search or reached the limit, if any: in the race, that
+    of the turn just taken, or the helper's brute force."""
+    return next((e for e in entrants if e.done(limit)), None)
 
 
 def _opening(entrants: list[Entrant], limit: int | None,
