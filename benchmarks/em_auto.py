@@ -6,7 +6,7 @@ finds E_7_1's solution at 137 million of its 159 million nodes) and generated bo
 to 10 x 10 with 4 to 14 frame colours and 5 to 15 inner colours (``GRID``, seeds fixed; the
 generator shuffles and turns the tiles).  On each, counting all solutions and finding the first:
 every single engine (``ENGINES``) on one core, and ``auto`` as ``cpkit match`` runs it by
-default (every core: the brute force goes on in a helper process beside the race, and a count
+default (every core: the brute force goes on in a helper thread beside the race, and a count
 estimated to take long is split) and with ``--workers 1`` (the race on one core), each with a
 time limit.  The boards are measured one after the other (``CPKIT_BENCH_JOBS``, default 1),
 so that ``auto`` has the machine's cores to itself.
@@ -276,7 +276,7 @@ def few_frame_colours(quick: bool, limit: float) -> Table:
         [f"`cpkit generate edge-matching --size N --border-colors B --inner-colors I --seed "
          f"{SEED}`; each run limited to {limit:g} s; search seconds, JIT apart.  `auto` in one "
          f"process is `--workers 1`; `cpkit match` by default uses every core (the brute force "
-         f"in a helper process beside the race; a count it estimates to take more than "
+         f"in a helper thread beside the race; a count it estimates to take more than "
          f"{HELPED_STAY_BELOW:g} s is split).  The C brute force "
          f"(`benchmarks/em_bt_ref.c`, `cc -O2`) makes the same nodes."])
 
@@ -375,7 +375,7 @@ def auto_suite(quick: bool = False) -> list[Table]:
              f"({FACTOR:g} times the best).  Seconds are search time, JIT apart.  Every single "
              f"engine runs in one process (`--workers 1`): `best` is the fastest on one core.  "
              f"`auto` runs as `cpkit match` runs it by default, on every core of this machine "
-             f"(the brute force in a helper process beside the race); `auto --workers 1` "
+             f"(the brute force in a helper thread beside the race); `auto --workers 1` "
              f"races on one core.  `auto engine`: the engine `auto` ended with.  A miss: "
              f"over {FACTOR:g} times the best and, on a board the best finishes in under a "
              f"second, over the best plus {SLACK:g} s."]))

@@ -69,7 +69,8 @@ def reporter(search: Any, on_progress: Callable[[dict[str, int]], None] | None
 def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
           time_limit: float | None, slice_nodes: int | None = None,
           on_progress: Callable[[], None] | None = None,
-          cancel: Callable[[], bool] | None = None) -> DriveOutcome:
+          cancel: Callable[[], bool] | None = None,
+          first_slice: int = FIRST_SLICE_NODES) -> DriveOutcome:
     """Call ``step(max_new_solutions, node_budget) -> (finished, new_solutions)`` until the search
     is finished, ``limit`` solutions were found, ``time_limit`` seconds passed, or Ctrl-C.
 
@@ -77,12 +78,13 @@ def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
     a solution limit is met exactly.  A callback inside ``step`` may raise ``StopSearch`` to end
     the search with reason LIMIT (used when only some found solutions count).  ``cancel`` is
     asked after every slice; True stops the search as a Ctrl-C would (a parallel worker is told
-    to stop this way by its coordinator).
+    to stop this way by its coordinator).  ``first_slice``: the first slice's nodes, where
+    the caller knows better (the slices are sized from there, never under the default).
     """
     found = 0
     start = time.perf_counter()
     reason = COMPLETE
-    slices = SliceBudget() if slice_nodes is None else None
+    slices = SliceBudget(first_slice, FIRST_SLICE_NODES) if slice_nodes is None else None
     with InterruptFlag() as interrupt:
         while True:
             room = (limit - found) if limit is not None else (1 << 62)

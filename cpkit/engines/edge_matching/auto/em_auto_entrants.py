@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from ....models.edge_matching import BoardSolution
 from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS
@@ -34,9 +34,8 @@ class Entrant:
     relay: list[Callable[[BoardSolution], None]] = field(default_factory=list)
     #: How many times its estimates have proven too short (``_watch``): they are scaled by it.
     skew: float = 1.0
-    #: The board and its roots (a helper process that searches afresh starts from them).
+    #: The board (the helper's result is made for it).
     puzzle: Any = None
-    roots: Sequence[Any] = ()
 
     @property
     def label(self) -> str:

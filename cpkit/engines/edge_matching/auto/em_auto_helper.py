@@ -1,179 +1,136 @@
-"""The race's second core: the brute force alone in a process of its own (``--engine auto``
+"""The race's second core: the brute force alone in a thread of its own (``--engine auto``
 where the run may use more than one core).
 
 On one core the race (``em_auto_search``) shares its time between the engines, so it pays for
 every engine it tries: a board the brute force ends in 0.55 s took the race 1.9 s (E_9_11),
 and where the race picked the brute force late, or the wrong engine, it took two to four times
 the best.  With a second core, the brute force (the engine that most often wins, and whose
-speed, 50 million nodes a second, a race on one core can only dilute) searches alone in this
-helper from the moment it is ready, and the race in the first process goes on between the
-other engines with the whole of its core.  The helper reports its figures every
-``REPORT_SECONDS`` (nodes, solutions, the share of its tree searched: its estimate of the time
-to go is made as for an engine raced in the first process) and sends its solutions as it finds
-them; the first engine to finish, in either process, ends the run.
+speed, 50 million nodes a second, a race on one core can only dilute) goes on alone in a
+helper thread right after its glimpse, and the race in the calling thread goes on between the
+other engines with the whole of its core.  The engines' kernels release the GIL (``nogil``),
+so the two threads search at once; they meet only between slices, for a few microseconds of
+Python.  The helper publishes its figures after every slice (nodes, solutions, the share of
+its tree searched: its estimate of the time to go is made as for an engine raced in the
+calling thread) and the solutions it found, which the calling thread hands out; the first
+engine to finish, in either thread, ends the run.
 
-The helper starts once the race's opening is over and the run has lasted 50 ms (a board the
-brute force ends within its solo, or any engine within 50 ms, costs no more than it did).  On Linux it is forked from the first process: it goes on with
-the brute force's search from where the race left it, kernels loaded, within milliseconds.
-Elsewhere, or where the first process runs threads (forking one is unsafe), it is spawned, which
-takes 0.6 s or more (Python, numpy, numba, the cached kernels), and starts the search afresh;
-the first process races the brute force too until it is ready.
+A thread starts in tens of microseconds and goes on with the race's own search, as it stood
+after the glimpse: a board whose first solution takes a few milliseconds gets both cores from
+the start.  (A process of its own cost the first one 3 to 7 ms to fork, and 0.6 s or more to
+spawn where forking is unsafe: the generated 6 x 6 with 8 frame and 5 inner colours, whose
+first solution edge filtering finds in 2 ms, waited 17 ms for the brute force's solo.)
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
-import signal
-import sys
 import threading
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
 from ....models.edge_matching import BoardSolution
 from ....result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
 from ....signals import InterruptFlag
 from ...runtime.driver import DriveOutcome, drive
 from ..backtrack import em_backtrack_search as em_backtrack
-from ..em_front import root_chain
 from ..em_result import chain_figures
 from .em_auto_entrants import FIRST_QUANTUM, LAST_QUANTUM, Entrant, weight
 from .em_auto_relay import Relay
 
 #: The engine the helper runs.
 ENGINE = "backtrack"
-#: Seconds between the helper's reports (its figures and the solutions found meanwhile).
-REPORT_SECONDS = 0.05
 #: Seconds between two looks at the helper where no engine is left to race beside it.
 BESIDE_SECONDS = 0.002
-#: The helper starts once the run has raced this long: forking costs the first process 3 to 7
-#: ms, which would double the runs that end in a few milliseconds (the generated 7 x 7 with 8
-#: frame colours: its first solution in 16 ms with a helper, 10 ms without).
-START_AFTER = 0.05
+#: The helper's first slice, in nodes: about 2 ms of the brute force.  Every slice's end
+#: takes the GIL back from the calling thread, which may hold it for a while.
+FIRST_SLICE = 1 << 16
+#: How long the run waits for the helper to stop at its end (it stops within a slice).
+STOP_SECONDS = 5.0
 
 
-def _main(start: Any, limit: int | None, store: bool, conn: Any, stop: Any,
-          parent: int) -> None:
-    """The helper process: the brute force, reporting to ``conn`` until it ends (the last
-    report, then its ``Result``), ``stop`` is set (its ``Result`` so far), or the first process
-    is gone.  ``start``: the race's brute-force ``Entrant`` (forked: its search goes on), or
-    ``(puzzle, roots)`` (spawned: a search from the start)."""
-    # The first process decides when to stop (a terminal's Ctrl-C reaches the helper too).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    try:
-        _search(start, limit, store, conn, stop, parent)
-    except (BrokenPipeError, EOFError, ConnectionResetError):
-        pass                    # the first process stopped listening: nothing to tell it
-
-
-def _search(start: Any, limit: int | None, store: bool, conn: Any, stop: Any,
-            parent: int) -> None:
-    jit = em_backtrack.jit_seconds()
-    found: list[BoardSolution] = []
-    if isinstance(start, Entrant):
-        chain, puzzle = start.chain, start.puzzle
-        start.relay[0] = found.append
-    else:
-        puzzle, roots = start
-        chain, _ = root_chain(puzzle, roots, em_backtrack.search_factory({}),
-                              count_only=not store, on_solution=found.append)
-    began = time.perf_counter()
-    conn.send(("ready", jit))
-    last = [began]
-
-    def report(force: bool = False) -> None:
-        now = time.perf_counter()
-        if force or now - last[0] >= REPORT_SECONDS:
-            last[0] = now
-            conn.send(("progress", now - began, chain.progress(), chain.explored(),
-                       list(found)))
-            found.clear()
-
-    def orphaned() -> bool:
-        return os.getppid() != parent
-
-    outcome = drive(chain.step, limit=limit, time_limit=None, on_progress=report,
-                    cancel=lambda: stop.is_set() or orphaned())
-    if orphaned():
-        return
-    report(force=True)
-    conn.send(("done", em_backtrack.result_of(puzzle, chain_figures(chain, outcome, [], jit),
-                                              {})))
+class HelperFailed(RuntimeError):
+    """The brute force's search raised in the helper thread (a fault of cpkit's: the run does
+    not go on with a search whose state is unknown)."""
 
 
 class Helper:
-    """The helper process seen from the first one: ``poll()`` reads its reports; ``ready``,
-    ``seconds`` (searching), ``figures`` (``RootChain.progress()``), ``explored``,
-    ``solutions`` (not yet taken), ``result`` (once it stopped).  ``close()`` ends it."""
+    """The brute force's search going on in a thread from where ``local`` (the race's entrant)
+    stands: ``seconds`` (searching in the thread), ``figures`` (``RootChain.progress()``),
+    ``explored``, ``result`` (once it stopped), ``error`` (if it raised); ``take()`` hands over
+    the solutions found since the last call; ``stop(wait)`` and ``close()`` end it.  The
+    thread owns ``local``'s search from then on: the calling thread reads only these."""
 
-    def __init__(self, start: Any, limit: int | None, store: bool, method: str):
-        ctx = mp.get_context(method)
-        self._conn, sending = ctx.Pipe(duplex=False)
-        self._stop = ctx.Event()
-        self.process = ctx.Process(target=_main, daemon=True, name="cpkit-auto-helper",
-                                   args=(start, limit, store, sending, self._stop,
-                                         os.getpid()))
-        self.process.start()
-        sending.close()
-        self.ready = False
-        self.failed = False
+    def __init__(self, local: Entrant, limit: int | None):
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._found: list[BoardSolution] = []
         self.seconds = 0.0
-        self.figures: dict[str, int] = {"nodes": 0, "solutions": 0, "deepest": 0}
-        self.explored = 0.0
-        self.solutions: list[BoardSolution] = []
+        self.figures = local.progress()
+        self.explored = local.explored()
         self.result: Result | None = None
+        self.error: BaseException | None = None
+        # The search hands its solutions to ``local.relay[0]``: from now on, to the thread's
+        # list (the calling thread relays them, ``RemoteEntrant.turn``).
+        local.relay[0] = self._collect
+        room = None if limit is None else limit - local.found
+        self.thread = threading.Thread(target=self._run, args=(local, room), daemon=True,
+                                       name="cpkit-auto-helper")
+        self.thread.start()
 
-    def poll(self) -> None:
-        """Take every report the helper has sent (without waiting)."""
-        if self.failed or self.result is not None:
-            return
+    def _collect(self, solution: BoardSolution) -> None:
+        with self._lock:
+            self._found.append(solution)
+
+    def _run(self, local: Entrant, room: int | None) -> None:
         try:
-            while self._conn.poll():
-                message = self._conn.recv()
-                if message[0] == "ready":
-                    self.ready = True
-                elif message[0] == "progress":
-                    _, self.seconds, self.figures, self.explored, found = message
-                    self.solutions.extend(found)
-                elif message[0] == "done":
-                    self.result = message[1]
-                    return              # its last message: the pipe's end follows
-        except (EOFError, OSError):
-            self.failed = True          # it ended without a result: the race goes on without
+            chain = local.chain
+            began = time.perf_counter()
+
+            def report() -> None:
+                figures, explored = chain.progress(), chain.explored()
+                with self._lock:
+                    self.seconds = time.perf_counter() - began
+                    self.figures, self.explored = figures, explored
+
+            outcome = drive(chain.step, limit=room, time_limit=None, on_progress=report,
+                            cancel=self._stop.is_set, first_slice=FIRST_SLICE)
+            report()
+            self.result = em_backtrack.result_of(
+                local.puzzle, chain_figures(chain, outcome, [], 0.0), {})
+        except BaseException as exc:        # handed to the calling thread, which raises it
+            self.error = exc
+
+    def take(self) -> list[BoardSolution]:
+        """The solutions found since the last call (each once)."""
+        with self._lock:
+            found, self._found = self._found, []
+        return found
 
     def stop(self, wait: float) -> Result | None:
-        """Tell the helper to stop; its ``Result`` so far, if it sends it within ``wait``."""
+        """Tell the helper to stop; its ``Result`` so far, if it stops within ``wait``."""
         self._stop.set()
-        end = time.perf_counter() + wait
-        while self.result is None and not self.failed and time.perf_counter() < end:
-            if self._conn.poll(max(0.0, end - time.perf_counter())):
-                self.poll()
+        self.thread.join(timeout=wait)
         return self.result
 
     def close(self) -> None:
-        self._stop.set()
-        self.process.join(timeout=0.5)
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(timeout=1.0)
-        self._conn.close()
+        self.stop(STOP_SECONDS)
 
 
 @dataclass
 class RemoteEntrant(Entrant):
-    """The brute force in the helper, as the race sees it: its turns cost the first process
-    nothing (each takes the helper's reports: figures, solutions, whether it finished), its
-    seconds are the helper's (and, forked, those the race gave it before), and its estimate is
-    made from the share of its tree it reports, as for an engine raced here."""
+    """The brute force in the helper thread, as the race sees it: its turns cost the calling
+    thread nothing (each takes the helper's figures and solutions, and whether it finished),
+    its seconds are the helper's (and those the race gave it before), and its estimate is made
+    from the share of its tree it reports, as for an engine raced in the calling thread."""
 
     helper: Helper | None = None
     base_seconds: float = 0.0
+    stopped: bool = False               # the helper's search stopped (finished or the limit)
 
     @property
     def label(self) -> str:
-        return f"{self.engine} (in a process of its own)"
+        return f"{self.engine} (on a core of its own)"
 
     @property
     def found(self) -> int:
@@ -191,88 +148,44 @@ class RemoteEntrant(Entrant):
 
     def turn(self, seconds: float, limit: int | None, stop: Callable[[], bool]) -> None:
         helper = self.helper
-        helper.poll()
-        for solution in helper.solutions:
+        if helper.error is not None:
+            raise HelperFailed("the brute force's search failed in its thread") \
+                from helper.error
+        result = helper.result      # before its solutions: the helper collects them first
+        for solution in helper.take():
             self.relay[0](solution)
-        helper.solutions.clear()
         self.seconds = self.base_seconds + helper.seconds
-        self.finished = helper.result is not None and helper.result.complete
+        self.stopped = result is not None
+        self.finished = result is not None and result.complete
 
     def done(self, limit: int | None) -> bool:
         self.turn(0.0, limit, lambda: False)
-        return self.finished or (self.helper.result is not None and limit is not None
-                                 and self.found >= limit)
+        return self.finished or (self.stopped and limit is not None and self.found >= limit)
 
 
 @dataclass
 class Helping:
-    """The helper's part in one run of the race: ``between_rounds`` starts it once the
-    opening is over and ``START_AFTER`` has passed, and puts it in the place of the race's
-    brute force (``entrants`` is changed in place); ``ended`` says whether it finished (or
-    reached the limit); ``close`` stops it."""
+    """The helper's part in one run of the race: ``start`` hands the race's brute force to the
+    helper thread after its glimpse, its ``RemoteEntrant`` in its place (``entrants`` is
+    changed in place); ``ended`` says whether it finished (or reached the limit); ``close``
+    stops it."""
 
     limit: int | None
-    store: bool
     relay: Relay | None
     remote: RemoteEntrant | None = None
-    local: Entrant | None = None
-    kept_at_fork: int = 0
-    forked: bool = False
-    gave_up: bool = False
-    helpers: list[Helper] = field(default_factory=list)
-    began: float = field(default_factory=time.perf_counter)
 
-    def between_rounds(self, entrants: list[Entrant]) -> None:
-        if self.gave_up:
-            return
-        if not self.helpers:
-            if time.perf_counter() - self.began >= START_AFTER:
-                self._start(entrants)
-        elif self.remote is None:
-            self._swap(entrants)            # spawned: once it is ready
-        elif self.remote.helper.failed and self.remote in entrants:
-            # The helper died: the race's brute force takes its place again, as it was.
-            entrants[entrants.index(self.remote)] = self.local
-            del self.local.solutions[self.kept_at_fork:]
-            self.remote = self.local = None
-            self.gave_up = True
-
-    def _start(self, entrants: list[Entrant]) -> None:
+    def start(self, entrants: list[Entrant]) -> None:
         local = next((e for e in entrants if e.engine == ENGINE and
                       not isinstance(e, RemoteEntrant)), None)
-        if local is None or local.done(self.limit):
+        if self.remote is not None or local is None or local.done(self.limit):
             return
-        self.forked = _start_method() == "fork"
-        start = local if self.forked else (local.puzzle, local.roots)
-        self.helpers.append(Helper(start, self.limit, self.store,
-                                   "fork" if self.forked else "spawn"))
-        self.local = local
-        self._swap(entrants)
-
-    def _swap(self, entrants: list[Entrant]) -> None:
-        """The helper's entrant in the place of the race's brute force: at once where it was
-        forked (it goes on with the same search, the same solutions and relay), once it is
-        ready where it was spawned (it starts afresh: its solutions are its own)."""
-        local, helper = self.local, self.helpers[-1]
-        helper.poll()
-        if self.forked:
-            self.kept_at_fork = len(local.solutions)
-            helper.figures, helper.explored = local.progress(), local.explored()
-            remote = RemoteEntrant(local.engine, local.options, local.chain, local.solutions,
-                                   budget=local.budget, relay=local.relay, skew=local.skew,
-                                   helper=helper, base_seconds=local.seconds,
-                                   seconds=local.seconds)
-        elif helper.ready:
-            self.kept_at_fork = len(local.solutions)
-            remote = RemoteEntrant(local.engine, local.options, local.chain, [],
-                                   helper=helper)
-            remote.relay = [remote.solutions.append]
-            if self.relay is not None:
-                self.relay.keep(remote)
-        else:
-            if helper.failed:
-                self.gave_up = True
-            return
+        # Its own relay (the search's goes to the helper's list): the relay's keeping or
+        # following of the brute force applies to the solutions taken from the helper.
+        remote = RemoteEntrant(local.engine, local.options, local.chain, local.solutions,
+                               budget=local.budget, relay=[local.relay[0]], skew=local.skew,
+                               base_seconds=local.seconds, seconds=local.seconds,
+                               puzzle=local.puzzle)
+        remote.helper = Helper(local, self.limit)
         self.remote = remote
         entrants[entrants.index(local)] = remote
 
@@ -300,31 +213,30 @@ class Helping:
         Ctrl-C) its figures so far, with the run's ``stop_reason``."""
         if self.remote is None:
             return None
-        result = self.remote.helper.result or self.remote.helper.stop(wait=1.0)
+        result = self.remote.helper.result or self.remote.helper.stop(wait=STOP_SECONDS)
         if result is not None and not result.complete and stop_reason not in (COMPLETE, LIMIT):
             result.stop_reason = stop_reason            # the helper was told to stop
         return result
 
     def close(self) -> None:
-        for helper in self.helpers:
-            helper.close()
+        if self.remote is not None:
+            self.remote.helper.close()
 
 
 def race_beside(remote: RemoteEntrant, others: Sequence[Entrant], window: float | None,
                 limit: int | None,
                 on_progress: Callable[[dict[str, int]], None] | None) -> DriveOutcome:
-    """The brute force in the helper has its window (``em_auto_search``, step 4): this process
+    """The brute force in the helper has its window (``em_auto_search``, step 4): this thread
     races the ``others`` meanwhile, as the race would (the least estimated time to go first,
     turns doubling), until the helper's search or one of theirs ends, the window, Ctrl-C or
-    SIGTERM, or the helper's failure (as the window would: the race then resumes without it).
-    An end in either process is ``COMPLETE`` here; the caller sees which it was."""
+    SIGTERM.  An end in either thread is ``COMPLETE`` here; the caller sees which it was."""
     began = time.perf_counter()
     quantum = FIRST_QUANTUM
     with InterruptFlag() as interrupt:
         def over() -> bool:
             if on_progress is not None:
                 on_progress(remote.progress())
-            return interrupt.raised or remote.done(limit) or remote.helper.failed or (
+            return interrupt.raised or remote.done(limit) or (
                 window is not None and time.perf_counter() - began >= window) or any(
                 e.done(limit) for e in others)
 
@@ -343,15 +255,7 @@ def race_beside(remote: RemoteEntrant, others: Sequence[Entrant], window: float 
     return DriveOutcome(INTERRUPTED if interrupt.raised else TIME_LIMIT, seconds)
 
 
-def _start_method() -> str:
-    """"fork" where it is safe and quick (Linux, one thread), else "spawn"."""
-    if sys.platform.startswith("linux") and threading.active_count() == 1:
-        return "fork"
-    return "spawn"
-
-
 def can_start(cores: int) -> bool:
     """Whether a run that may use ``cores`` cores starts the helper: at least two on this
-    machine, and not in a daemonic process (a worker of a ``multiprocessing`` pool may not have
-    children)."""
-    return min(cores, os.cpu_count() or 1) > 1 and not mp.current_process().daemon
+    machine."""
+    return min(cores, os.cpu_count() or 1) > 1

@@ -14,7 +14,9 @@ board to the next, so the choice is measured on the board itself:
    filtering races through its tree (many frame colours for the inner ones) it searches after
    a few milliseconds instead of waiting out the brute force's solo; where the brute force
    looks like ending within its solo and leads every other engine's estimate by that margin,
-   the solo goes on.
+   the solo goes on.  With a second core there is no solo: the brute force goes on in a
+   helper thread right after its glimpse (``em_auto_helper``), and the race, beside it, goes
+   on between the others.
 2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
    from round to round), one after the other in this process, the least estimated time to go
    first (every numba search here is a resumable state machine, so nothing is lost between
@@ -137,7 +139,7 @@ MIN_TURN_SECONDS = 0.03
 #: A split run whose chosen engine has less than this many seconds to go finishes in the
 #: process that raced: starting the workers would cost about as much.
 STAY_BELOW = 2.0
-#: ... and below this where the brute force goes on in a helper process beside it: a split run
+#: ... and below this where the brute force goes on in a helper thread beside it: a split run
 #: cannot correct a wrong pick, and the race's estimates err two to five times over its first
 #: second (on the generated 10 x 10 with 9 frame and 13 inner colours edge filtering promised
 #: 6.8 s and had not finished in 20, where the brute force takes 10 s), while the run here, the
@@ -173,7 +175,7 @@ def _entrants(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]],
                               count_only=not store, on_solution=lambda s, r=relay: r[0](s))
         entrants.append(Entrant(engine, dict(options), chain, kept,
                                 budget=FIRST_NODES.get(engine, 1 << 10), relay=relay,
-                                puzzle=puzzle, roots=roots))
+                                puzzle=puzzle))
     return entrants, left_out
 
 
@@ -207,7 +209,7 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
          helping: Helping | None = None) -> Decision:
     """Run the race (the module docstring, steps 1 to 3; a race resumed by step 4, not
     ``fresh``, skips the glimpse and the brute force's solo).  ``helping``: the brute force
-    goes on in a helper process after the opening (``em_auto_helper``)."""
+    goes on in a helper thread after its glimpse (``em_auto_helper``)."""
     began = time.perf_counter()
 
     def out_of_time() -> bool:
@@ -216,15 +218,13 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
 
     goal = "reached the limit of solutions" if limit is not None else "finished the search"
     if fresh:
-        early = _opening(entrants, limit, out_of_time)
+        early = _opening(entrants, limit, out_of_time, helping)
         if early is not None:
             e, how = early
             return Decision(e, f"{e.label} {goal} first, {how}, in {e.seconds:.3f} s",
                             time.perf_counter() - began, True)
     quantum = FIRST_QUANTUM
     while True:
-        if helping is not None:
-            helping.between_rounds(entrants)
         lead = min(e.estimate() for e in entrants)
         # The most promising first: an engine about to finish ends the race before the others'
         # turns (sorted is stable: the candidates' order among equals, and before anything is
@@ -265,18 +265,22 @@ def _first_done(entrants: list[Entrant], limit: int | None) -> Entrant | None:
     return next((e for e in entrants if e.done(limit)), None)
 
 
-def _opening(entrants: list[Entrant], limit: int | None,
-             out_of_time: Callable[[], bool]) -> tuple[Entrant, str] | None:
+def _opening(entrants: list[Entrant], limit: int | None, out_of_time: Callable[[], bool],
+             helping: Helping | None = None) -> tuple[Entrant, str] | None:
     """The race's first steps (the module docstring, step 1): every engine a glimpse, the brute
     force first, then the brute force alone in doubling turns while it looks like finishing
-    soon and no other engine looks like finishing sooner.  The engine that ended the run and
-    how, or None: the rounds go on."""
-    for e in entrants:
+    soon and no other engine looks like finishing sooner.  With ``helping``, the brute force
+    goes on in the helper thread right after its glimpse, and has no solo: the rounds race
+    the others beside it.  The engine that ended the run and how, or None: the rounds go
+    on."""
+    for e in list(entrants):
         e.turn(GLIMPSE_SECONDS, limit, out_of_time)
         if e.done(limit):
             return e, "in its glimpse"
+        if helping is not None and e.engine == em_auto_helper.ENGINE:
+            helping.start(entrants)
     first = entrants[0]
-    if first.engine != "backtrack":
+    if first.engine != "backtrack" or (helping is not None and helping.remote is not None):
         return None
     turn = GLIMPSE_SECONDS
     while not out_of_time() and first.seconds < SOLO_SECONDS[1]:
@@ -333,8 +337,8 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     ``stay_below`` seconds (it then goes on here, from where it stopped); otherwise the
     ``Choice``, for a split run.  ``share``: ``RACE_SHARE`` by default (a split run over N
     workers passes a smaller one: the race runs on one core).  ``cores``: how many the run
-    may use; with two or more, the brute force goes on in a helper process after the race's
-    opening (``em_auto_helper``)."""
+    may use; with two or more, the brute force goes on in a helper thread after its glimpse
+    (``em_auto_helper``)."""
     jit = jit_seconds()
     store = on_solution is not None or not count_only
     entrants, left_out = _entrants(puzzle, roots, store)
@@ -346,7 +350,7 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     if relay is not None:
         for e in entrants:
             relay.keep(e)
-    helping = Helping(limit, store, relay) if em_auto_helper.can_start(cores) else None
+    helping = Helping(limit, relay) if em_auto_helper.can_start(cores) else None
     try:
         began = time.perf_counter()
         with InterruptFlag() as interrupt:
@@ -561,7 +565,7 @@ def solve_on(puzzle: EdgeMatchingPuzzle, *, cores: int, **options: Any) -> Resul
     """``solve`` in this process where the run may use ``cores`` cores (``cpkit match``'s
     default for ``--first`` and ``--limit``: every core; ``options``: those of
     ``cpkit.engines.dispatch.solve``): with two or more, the brute force goes on in a helper
-    process after the race's opening."""
+    thread after its glimpse."""
     from ..em_front import solve as front
 
     result = front(puzzle, partial(decide, cores=cores), **options)

@@ -79,7 +79,7 @@ def keep_if_deeper(depth, most, dep, deepest):
     return depth
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(n_cells, n_values, dep, list_start, list_ori, list_tile, ori, used, state, counters,
            sol_buf, deepest, store, max_in_buf, node_budget):
     """Run from the saved ``state`` until done, ``max_in_buf`` solutions are buffered,

@@ -248,7 +248,7 @@ def _cand_base(m, lv, level):
     return m[ix(lv + (level - 1) * LV_STRIDE + L_END)] if level > 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     """Run from the saved state (``g[G_LEVEL]``, ``g[G_PC]``) until done, ``max_in_buf``
     solutions are buffered, ``node_budget`` nodes and shaving trials were made (a node can make

@@ -185,7 +185,7 @@ def _choose_cell(m, placed, size, branching):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, nogil=True)
 def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, cand,
            cand_stride, state, counters, sol_buf, deepest, store, max_in_buf, node_budget,
            branching, shave):
