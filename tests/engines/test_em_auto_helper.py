@@ -78,6 +78,20 @@ def test_the_first_solution_by_default_uses_the_helper():
     assert HELPER in first.stats.extra["engine_reason"]
 
 
+def test_the_helper_backs_the_runner_up_and_the_count_stays_exact(monkeypatch):
+    """Handed from one engine to another once the race has picked one (every time, here), the
+    helper's searches and the race's go on where they stood: the count is exact and every
+    solution is handed out once."""
+    monkeypatch.setattr(em_auto_helper, "GIVE_UP_COUNTING", 0.0)
+    puzzle = generate(8, border_colours=8, inner_colours=8, seed=1)    # edges 0.8 s
+    brute = solve(puzzle, engine="backtrack")
+    streamed = []
+    helped = em_auto.solve_on(puzzle, cores=2, on_solution=streamed.append)
+    assert "went on in its place" in helped.stats.extra["engine_reason"]
+    assert helped.complete and helped.count == brute.count == len(streamed)
+    assert set(streamed) == set(brute.solutions)
+
+
 def test_a_fault_in_the_helper_is_raised(monkeypatch):
     """A search that raised in the helper leaves its state unknown: the run raises too."""
     def fails(*args, **kwargs):

@@ -9,8 +9,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ....models.edge_matching import BoardSolution
-from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS
+from ....result import Result
+from ...runtime.driver import MAX_SLICE_NODES, SLICE_SECONDS, DriveOutcome
+from ..backtrack import em_backtrack_search as em_backtrack
+from ..cp import em_cp_search as em_cp
+from ..edges import em_edges_search as em_edges
 from ..em_front import RootChain
+from ..em_result import chain_figures
+
+#: The engines that can be raced, by name.
+MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
 
 #: Each engine's turn in the first round of the race; every round doubles it, up to the last.
 FIRST_QUANTUM = 0.01
@@ -78,6 +86,13 @@ class Entrant:
     def progress(self) -> dict[str, int]:
         """The figures of a progress line (``RootChain.progress``)."""
         return self.chain.progress()
+
+    def result_of(self, outcome: DriveOutcome, jit: float, kept: bool = True) -> Result:
+        """Its engine's ``Result`` for a run that ended as ``outcome`` (with the solutions it
+        kept, unless not ``kept``)."""
+        return MODULES[self.engine].result_of(
+            self.puzzle, chain_figures(self.chain, outcome, self.solutions if kept else [], jit),
+            self.options)
 
     def estimate(self) -> float:
         """Seconds still to go by the share of its tree searched (``RootChain.explored``);

@@ -81,18 +81,15 @@ from ....errors import CpkitError
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ....propagators import colorpair_build
 from ....result import COMPLETE, INTERRUPTED, LIMIT, TIME_LIMIT, Result
-from ..backtrack import em_backtrack_search as em_backtrack
-from ..cp import em_cp_search as em_cp
 from ..edges import em_edges_search as em_edges
 from ....signals import InterruptFlag
 from ...runtime.driver import DriveOutcome, drive
 from ..em_front import root_chain
 from . import em_auto_helper
-from .em_auto_entrants import FIRST_QUANTUM, LAST_QUANTUM, MIN_WEIGHT, Entrant
+from .em_auto_entrants import FIRST_QUANTUM, LAST_QUANTUM, MIN_WEIGHT, MODULES, Entrant
 from .em_auto_entrants import weight as _weight
 from .em_auto_helper import Helping, RemoteEntrant
 from .em_auto_relay import Relay
-from ..em_result import chain_figures
 
 ENGINE = "auto"
 #: The engines raced, in the order they take their turns; each with the options it runs with.
@@ -101,7 +98,6 @@ CANDIDATES: tuple[tuple[str, dict[str, Any]], ...] = (
 #: Nodes of an engine's first slice: about a millisecond's work (the edges engine makes 30,000
 #: to 200,000 nodes a second, the brute force 50 million), so that no turn overshoots.
 FIRST_NODES = {"backtrack": 1 << 14, "cp": 1 << 9, "edges": 1 << 4}
-MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
 #: The brute force's solo: turns doubling from ``GLIMPSE_SECONDS`` up to the first figure, at
 #: most the second figure in all; past the first figure it stops once its estimated time to go
 #: exceeds the time it has spent, unless it is under the second figure and ``RIVAL_MARGIN``
@@ -378,7 +374,7 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
                                              on_progress=on_progress, share=share,
                                              helping=helping)
         outcome = DriveOutcome(stopped, time.perf_counter() - began)
-        result = _result_of(puzzle, winner, outcome, jit, helping, entrants)
+        result = _result_of(winner, outcome, jit, helping, entrants)
     finally:
         if helping is not None:
             helping.close()
@@ -391,10 +387,10 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     return result
 
 
-def _result_of(puzzle: EdgeMatchingPuzzle, winner: Entrant, outcome: DriveOutcome, jit: float,
-               helping: Helping | None, entrants: list[Entrant]) -> Result:
+def _result_of(winner: Entrant, outcome: DriveOutcome, jit: float, helping: Helping | None,
+               entrants: list[Entrant]) -> Result:
     """The run's ``Result``: that of the engine it ended with (the helper's, if that was the
-    brute force in the helper; or, where the helper sent none, the engine that found most)."""
+    engine in the helper; or, where the helper gave none, the engine that found most)."""
     if isinstance(winner, RemoteEntrant):
         assert helping is not None
         result = helping.result(outcome.stop_reason)
@@ -406,8 +402,7 @@ def _result_of(puzzle: EdgeMatchingPuzzle, winner: Entrant, outcome: DriveOutcom
                      key=lambda e: e.found)
         outcome = DriveOutcome(INTERRUPTED if outcome.stop_reason == INTERRUPTED
                                else TIME_LIMIT, outcome.seconds)
-    return MODULES[winner.engine].result_of(
-        puzzle, chain_figures(winner.chain, outcome, winner.solutions, jit), winner.options)
+    return winner.result_of(outcome, jit)
 
 
 def _stopper(entrants: list[Entrant], on_progress: Callable[[dict[str, int]], None] | None,
@@ -445,6 +440,8 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
             max(1e-3, time_limit - (time.perf_counter() - began))
 
     while True:
+        if helping is not None and (change := helping.back_runner_up(entrants, winner)):
+            reason += f"; {change}"
         left = remaining()
         window = left
         if relay is None or relay.watching:
