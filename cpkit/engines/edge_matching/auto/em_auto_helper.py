@@ -59,8 +59,8 @@ STOP_SECONDS = 5.0
 
 
 class HelperFailed(RuntimeError):
-    """The brute force's search raised in the helper thread (a fault of cpkit's: the run does
-    not go on with a search whose state is unknown)."""
+    """The search in the helper thread raised (a fault of cpkit's: the run does not go on
+    with a search whose state is unknown)."""
 
 
 class Helper:
@@ -68,7 +68,8 @@ class Helper:
     ``local`` (the race's entrant) stands: ``seconds`` (searching in the thread), ``figures``
     (``RootChain.progress()``), ``explored``, ``result`` (once it stopped), ``error`` (if it
     raised); ``take()`` hands over the solutions found since the last call; ``stop(wait)``
-    and ``close()`` end it.  The thread owns ``local``'s search from then on: the calling thread reads only these."""
+    and ``close()`` end it.  The thread owns ``local``'s search from then on: the calling
+    thread reads only these."""
 
     def __init__(self, local: Entrant, limit: int | None):
         self._lock = threading.Lock()
