@@ -190,12 +190,11 @@ class Helping:
     #: The race's entrant whose search the helper goes on with.
     local: Entrant | None = None
 
-    def start(self, entrants: list[Entrant]) -> None:
-        local = next((e for e in entrants if e.engine == ENGINE and
-                      not isinstance(e, RemoteEntrant)), None)
-        if self.remote is not None or local is None or local.done(self.limit):
-            return
-        self._hand_to(entrants, local)
+    def start(self, entrants: list[Entrant], local: Entrant) -> None:
+        """The helper goes on with ``local``'s search (the race's brute force, after its
+        glimpse), unless it runs one already or ``local``'s ended."""
+        if self.remote is None and not local.done(self.limit):
+            self._hand_to(entrants, local)
 
     def _hand_to(self, entrants: list[Entrant], local: Entrant) -> None:
         # Its own relay (the search's goes to the helper's list): the relay's keeping or
@@ -275,7 +274,7 @@ class Helping:
         Ctrl-C) its figures so far, with the run's ``stop_reason``."""
         if self.remote is None:
             return None
-        result = self.remote.helper.result or self.remote.helper.stop(wait=STOP_SECONDS)
+        result = self.remote.helper.stop(STOP_SECONDS)      # at once if it has ended
         if result is not None and not result.complete and stop_reason not in (COMPLETE, LIMIT):
             result.stop_reason = stop_reason            # the helper was told to stop
         return result

@@ -274,7 +274,7 @@ def _opening(entrants: list[Entrant], limit: int | None, out_of_time: Callable[[
         if e.done(limit):
             return e, "in its glimpse"
         if helping is not None and e.engine == em_auto_helper.ENGINE:
-            helping.start(entrants)
+            helping.start(entrants, e)
     first = entrants[0]
     if first.engine != "backtrack" or (helping is not None and helping.remote is not None):
         return None
