@@ -11,7 +11,7 @@ import time
 import pytest
 
 import cpkit
-from cpkit.models.edge_matching import BoardSolution
+from cpkit.models.edge_matching import BoardSolution, EdgeMatchingPuzzle
 from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.engines.edge_matching.auto import em_auto_relay, em_auto_search as em_auto
@@ -42,6 +42,23 @@ def test_auto_counts_as_the_brute_force(n, border, inner, seed, unique):
     assert set(auto.stats.extra["engine_race"]["engines"]) == set(ENGINES)
     if auto.engine == "backtrack":                                  # the same search, whole
         assert auto.stats.nodes == brute.stats.nodes
+
+
+@pytest.mark.kernel
+@pytest.mark.parametrize("cores", [1, 2])
+def test_counting_only_the_race_makes_no_solution(monkeypatch, cores):
+    """A board of many solutions (4,096 here; 334,080 on the 5 x 5 with 2 frame and 3 inner
+    colours) is counted as fast as its search: no engine in the race, nor the helper, makes
+    a board of each solution it finds (the result's deepest board is one per search)."""
+    puzzle = generate(5, border_colours=3, inner_colours=3, seed=1)
+    brute = solve(puzzle, engine="backtrack", count_only=True)
+    made = []
+    board = EdgeMatchingPuzzle.solution_from_orientations
+    monkeypatch.setattr(EdgeMatchingPuzzle, "solution_from_orientations",
+                        lambda *args: made.append(args) or board(*args))
+    auto = em_auto.solve_on(puzzle, cores=cores, count_only=True)
+    assert auto.complete and auto.count == brute.count == 4096
+    assert len(made) <= 2
 
 
 @pytest.mark.kernel
