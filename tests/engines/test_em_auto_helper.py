@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import threading
+import time
 
 import pytest
 
@@ -121,11 +122,16 @@ def test_the_helper_hands_over_every_solution_of_its_search():
     roots = puzzle.symmetry_roots("rotation")
     local = em_auto._entrants(puzzle, roots, store=True)[0][0]
     assert local.engine == em_auto_helper.ENGINE
-    helper = em_auto_helper.Helper(local, None)
-    helper.thread.join(timeout=60)
+    thread = em_auto_helper.HelperThread()
+    helper = em_auto_helper.Helper(local, None, thread)
+    ends = time.monotonic() + 60
+    while helper.running and time.monotonic() < ends:
+        time.sleep(0.01)
+    thread.close()
     brute = solve(puzzle, engine="backtrack")
-    assert helper.error is None and helper.result is not None and helper.result.complete
-    assert helper.result.count == brute.count and helper.figures["nodes"] == brute.stats.nodes
+    result = helper.result()
+    assert helper.error is None and result is not None and result.complete
+    assert result.count == brute.count and helper.figures["nodes"] == brute.stats.nodes
     assert set(helper.take()) == set(brute.solutions) and helper.take() == []
 
 

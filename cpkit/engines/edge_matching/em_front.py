@@ -94,7 +94,8 @@ def tree_share(branches: Sequence[tuple[int, int]]) -> float:
     size (the "progress" measure of backtracking solvers): on the brute force's trees it
     gives the tree's size within a factor of two after a few million nodes, where Knuth's
     random probes (``cpkit.parallel.plan.estimate``) fall short by ten to a thousand times
-    (docs/algorithms.md, "Choosing the engine")."""
+    (docs/algorithms.md, "Choosing the engine").  The engines read their positions with the
+    same sum, compiled (``em_share_kernel``)."""
     share, weight = 0.0, 1.0
     for done, total in branches:
         if total <= 0:
@@ -198,8 +199,9 @@ class BufferedSearch:
 
 
 def warm_on_a_tiny_board(name: str, factory: Callable[..., Search]) -> float:
-    """Compile (or load) a numba engine's kernel by running ``factory``'s search to the end on a
-    2 x 2 board, storing solutions and counting only (``cpkit.engines.runtime.jit.warm``)."""
+    """Compile (or load) a numba engine's kernels by running ``factory``'s search to the end on
+    a 2 x 2 board, storing solutions and counting only, reading its position as it goes
+    (``cpkit.engines.runtime.jit.warm``)."""
     from ...models.em_generator import generate
     from ..runtime.jit import warm
 
@@ -208,7 +210,7 @@ def warm_on_a_tiny_board(name: str, factory: Callable[..., Search]) -> float:
         for store in (True, False):
             search = factory(tiny, store=store, buffer=2)
             while not search.step(10, 1)[0]:
-                pass
+                search.explored()           # compiled too: ``--engine auto`` reads it
 
     return warm(name, run)
 

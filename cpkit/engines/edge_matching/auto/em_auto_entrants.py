@@ -21,7 +21,7 @@ from ..em_result import chain_figures
 MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
 
 #: Each engine's turn in the first round of the race; every round doubles it, up to the last.
-FIRST_QUANTUM = 0.01
+FIRST_QUANTUM = 0.002
 LAST_QUANTUM = 0.25
 #: The smallest share of a turn an engine far behind the leader still gets.
 MIN_WEIGHT = 0.25
@@ -110,3 +110,29 @@ def weight(estimate: float, lead: float) -> float:
     if math.isinf(lead) or estimate <= lead:
         return 1.0
     return max(MIN_WEIGHT, math.sqrt(lead / estimate))
+
+
+def describe(entrants: list[Entrant]) -> str:
+    """Each engine's seconds and estimated time to go, for a run's reason."""
+    parts = []
+    for e in entrants:
+        est = e.estimate()
+        left = "done" if e.finished else ("?" if math.isinf(est) else f"~{_seconds(est)} left")
+        parts.append(f"{e.label} {e.seconds:.2f} s ({left})")
+    return "; ".join(parts)
+
+
+def _seconds(x: float) -> str:
+    return f"{x:.3g} s" if x < 1e6 else f"{x:.1e} s"
+
+
+def race_figures(seconds: float, entrants: list[Entrant]) -> dict[str, Any]:
+    """The race's figures for the result's ``engine_race``."""
+    return {"seconds": round(seconds, 6),
+            "engines": {e.label: {"seconds": round(e.seconds, 6), "nodes": e.nodes,
+                                  "estimated_seconds_left": _finite(e.estimate())}
+                        for e in entrants}}
+
+
+def _finite(x: float) -> float | None:
+    return round(x, 3) if math.isfinite(x) else None

@@ -24,9 +24,10 @@ first solution edge filtering finds in 2 ms, waited 17 ms for the brute force's 
 from __future__ import annotations
 
 import os
+import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ....models.edge_matching import BoardSolution
@@ -51,8 +52,9 @@ GIVE_UP_COUNTING = 10.0
 GIVE_UP_FINDING = 1.0
 #: Seconds between two looks at the helper where no engine is left to race beside it.
 BESIDE_SECONDS = 0.002
-#: The helper's first slice, in nodes: about 2 ms of the brute force.  Every slice's end
-#: takes the GIL back from the calling thread, which may hold it for a while.
+#: The helper's first slice of the brute force, in nodes: about 2 ms.  Every slice's end
+#: takes the GIL back from the calling thread, which may hold it for a while.  (Another engine
+#: handed to the helper starts with the slice the race had sized for it.)
 FIRST_SLICE = 1 << 16
 #: How long the run waits for the helper to stop at its end (it stops within a slice).
 STOP_SECONDS = 5.0
@@ -63,30 +65,62 @@ class HelperFailed(RuntimeError):
     with a search whose state is unknown)."""
 
 
+class HelperThread:
+    """The helper's thread: started as the run starts, while the engines are set up (starting
+    a thread takes 0.1 to 0.3 ms, the GIL handed back and forth; a board whose first solution
+    takes half a millisecond would wait for it), it runs the searches handed to it
+    (``submit``), one after the other, until ``close``."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, daemon=True, name="cpkit-auto-helper")
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            job()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        self._jobs.put(job)
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self.thread.join(timeout=STOP_SECONDS)
+
+
 class Helper:
     """An engine's search (the brute force's, at first) going on in a thread from where
     ``local`` (the race's entrant) stands: ``seconds`` (searching in the thread), ``figures``
-    (``RootChain.progress()``), ``explored``, ``result`` (once it stopped), ``error`` (if it
-    raised); ``take()`` hands over the solutions found since the last call; ``stop(wait)``
-    and ``close()`` end it.  The thread owns ``local``'s search from then on: the calling
-    thread reads only these."""
+    (``RootChain.progress()``), ``explored``, ``outcome`` (once it stopped), ``error`` (if
+    it raised); ``take()`` hands over the solutions found since the last call; ``stop(wait)``
+    and ``close()`` end it; ``result()`` is its ``Result`` once it has.  The thread owns
+    ``local``'s search until then: the calling thread reads only these."""
 
-    def __init__(self, local: Entrant, limit: int | None):
+    def __init__(self, local: Entrant, limit: int | None, thread: HelperThread):
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._ended = threading.Event()
         self._found: list[BoardSolution] = []
         self.seconds = 0.0
         self.figures = local.progress()
         self.explored = local.explored()
-        self.result: Result | None = None
+        #: How its search stopped, once it has; its ``Result`` is made from it by the calling
+        #: thread (``result()``), not here: the GIL that making it holds, a tenth of a
+        #: millisecond, would delay the race's thread seeing that the search ended.
+        self.outcome: DriveOutcome | None = None
+        self._local = local
+        self._result: Result | None = None
         self.error: BaseException | None = None
         # The search hands its solutions to ``local.relay[0]``: from now on, to the thread's
         # list (the calling thread relays them, ``RemoteEntrant.turn``).
         local.relay[0] = self._collect
         room = None if limit is None else limit - local.found
-        self.thread = threading.Thread(target=self._run, args=(local, room), daemon=True,
-                                       name="cpkit-auto-helper")
-        self.thread.start()
+        thread.submit(lambda: self._run(local, room))
+
+    @property
+    def running(self) -> bool:
+        """Whether its search goes on (it has not ended, nor stopped when told)."""
+        return not self._ended.is_set()
 
     def _collect(self, solution: BoardSolution) -> None:
         with self._lock:
@@ -103,12 +137,15 @@ class Helper:
                     self.seconds = time.perf_counter() - began
                     self.figures, self.explored = figures, explored
 
-            outcome = drive(chain.step, limit=room, time_limit=None, on_progress=report,
-                            cancel=self._stop.is_set, first_slice=FIRST_SLICE)
-            report()
-            self.result = local.result_of(outcome, 0.0, kept=False)
+            # ``drive`` reports after every slice, the last included.
+            self.outcome = drive(chain.step, limit=room, time_limit=None, on_progress=report,
+                                 cancel=self._stop.is_set,
+                                 first_slice=FIRST_SLICE if local.engine == ENGINE
+                                 else local.budget)
         except BaseException as exc:        # handed to the calling thread, which raises it
             self.error = exc
+        finally:
+            self._ended.set()
 
     def check(self) -> None:
         """Raise ``HelperFailed`` if its search raised."""
@@ -122,11 +159,17 @@ class Helper:
             found, self._found = self._found, []
         return found
 
+    def result(self) -> Result | None:
+        """Its search's ``Result``, once it has stopped (the thread no longer touches it)."""
+        if self._result is None and self.outcome is not None and not self.running:
+            self._result = self._local.result_of(self.outcome, 0.0, kept=False)
+        return self._result
+
     def stop(self, wait: float) -> Result | None:
         """Tell the helper to stop; its ``Result`` so far, if it stops within ``wait``."""
         self._stop.set()
-        self.thread.join(timeout=wait)
-        return self.result
+        self._ended.wait(timeout=wait)
+        return self.result()
 
     def close(self) -> None:
         self.stop(STOP_SECONDS)
@@ -164,12 +207,12 @@ class RemoteEntrant(Entrant):
     def turn(self, seconds: float, limit: int | None, stop: Callable[[], bool]) -> None:
         helper = self.helper
         helper.check()
-        result = helper.result      # before its solutions: the helper collects them first
+        outcome = helper.outcome    # before its solutions: the helper collects them first
         for solution in helper.take():
             self.relay[0](solution)
         self.seconds = self.base_seconds + helper.seconds
-        self.stopped = result is not None
-        self.finished = result is not None and result.complete
+        self.stopped = outcome is not None
+        self.finished = outcome is not None and outcome.complete
 
     def done(self, limit: int | None) -> bool:
         self.turn(0.0, limit, lambda: False)
@@ -189,6 +232,8 @@ class Helping:
     remote: RemoteEntrant | None = None
     #: The race's entrant whose search the helper goes on with.
     local: Entrant | None = None
+    #: The thread, started with the run.
+    thread: HelperThread = field(default_factory=HelperThread)
 
     def start(self, entrants: list[Entrant], local: Entrant) -> None:
         """The helper goes on with ``local``'s search (the race's brute force, after its
@@ -203,7 +248,7 @@ class Helping:
                                budget=local.budget, relay=[local.relay[0]], skew=local.skew,
                                base_seconds=local.seconds, seconds=local.seconds,
                                puzzle=local.puzzle)
-        remote.helper = Helper(local, self.limit)
+        remote.helper = Helper(local, self.limit, self.thread)
         self.remote, self.local = remote, local
         entrants[entrants.index(local)] = remote
 
@@ -213,7 +258,7 @@ class Helping:
         is not the race's to touch) or its engine ended meanwhile."""
         remote, local = self.remote, self.local
         remote.helper.stop(STOP_SECONDS)
-        if remote.helper.thread.is_alive():
+        if remote.helper.running:
             return False
         if remote.done(self.limit):         # it ended meanwhile: the run ends with it
             return False
@@ -282,6 +327,7 @@ class Helping:
     def close(self) -> None:
         if self.remote is not None:
             self.remote.helper.close()
+        self.thread.close()
 
 
 def race_beside(remote: RemoteEntrant, others: Sequence[Entrant], window: float | None,
@@ -308,7 +354,10 @@ def race_beside(remote: RemoteEntrant, others: Sequence[Entrant], window: float 
             lead = min(e.estimate() for e in others)
             for e in sorted(others, key=lambda e: e.estimate()):
                 if not over():
-                    e.turn(quantum * weight(e.estimate(), lead), limit, over)
+                    # Looking for solutions, equal turns: where an engine finds its first
+                    # has little to do with the size of its tree, which the estimates are of.
+                    share = 1.0 if limit is not None else weight(e.estimate(), lead)
+                    e.turn(quantum * share, limit, over)
             quantum = min(LAST_QUANTUM, quantum * 2)
     seconds = time.perf_counter() - began
     if remote.done(limit) or any(e.done(limit) for e in others):

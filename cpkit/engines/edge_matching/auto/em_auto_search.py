@@ -87,6 +87,7 @@ from ...runtime.driver import DriveOutcome, drive
 from ..em_front import root_chain
 from . import em_auto_helper
 from .em_auto_entrants import FIRST_QUANTUM, LAST_QUANTUM, MIN_WEIGHT, MODULES, Entrant
+from .em_auto_entrants import describe, race_figures
 from .em_auto_entrants import weight as _weight
 from .em_auto_helper import Helping, RemoteEntrant
 from .em_auto_relay import Relay
@@ -97,7 +98,7 @@ CANDIDATES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("backtrack", {}), ("cp", {}), ("edges", {}))
 #: Nodes of an engine's first slice: about a millisecond's work (the edges engine makes 30,000
 #: to 200,000 nodes a second, the brute force 50 million), so that no turn overshoots.
-FIRST_NODES = {"backtrack": 1 << 14, "cp": 1 << 9, "edges": 1 << 4}
+FIRST_NODES = {"backtrack": 1 << 12, "cp": 1 << 7, "edges": 1 << 4}
 #: The brute force's solo: turns doubling from ``GLIMPSE_SECONDS`` up to the first figure, at
 #: most the second figure in all; past the first figure it stops once its estimated time to go
 #: exceeds the time it has spent, unless it is under the second figure and ``RIVAL_MARGIN``
@@ -111,6 +112,10 @@ MAX_RACE_SECONDS = 10.0
 #: Every engine's first turn (the glimpse), the brute force's first: a board that one of them
 #: ends in under a millisecond costs no more than the glimpses.
 GLIMPSE_SECONDS = 0.0005
+#: The brute force's glimpse where the helper goes on with it: its search ends the smallest
+#: boards (a tenth of a millisecond), then the helper's thread goes on with it while the
+#: others have their glimpses here.
+HELPED_GLIMPSE_SECONDS = 0.0001
 #: During the solo, an engine whose estimated time to go is this many times below the brute
 #: force's gets a turn as long as the brute force's last; still this far below after it, it
 #: ends the solo.  (Estimates after a few milliseconds err by a factor of two or three either
@@ -190,19 +195,6 @@ class Decision:
     interrupted: bool = False           # ... Ctrl-C or SIGTERM
 
 
-def _describe(entrants: list[Entrant]) -> str:
-    parts = []
-    for e in entrants:
-        est = e.estimate()
-        left = "done" if e.finished else ("?" if math.isinf(est) else f"~{_seconds(est)} left")
-        parts.append(f"{e.label} {e.seconds:.2f} s ({left})")
-    return "; ".join(parts)
-
-
-def _seconds(x: float) -> str:
-    return f"{x:.3g} s" if x < 1e6 else f"{x:.1e} s"
-
-
 def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None,
          stop: Callable[[], bool], share: float = RACE_SHARE, fresh: bool = True,
          helping: Helping | None = None) -> Decision:
@@ -222,8 +214,14 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             e, how = early
             return Decision(e, f"{e.label} {goal} first, {how}, in {e.seconds:.3f} s",
                             time.perf_counter() - began, True)
+    def won(ended: Entrant) -> Decision:
+        return Decision(ended, f"{ended.label} {goal} first in the race "
+                        f"({describe(entrants)})", time.perf_counter() - began, True)
+
     quantum = FIRST_QUANTUM
     while True:
+        if (ended := _first_done(entrants, limit)) is not None:    # the helper's, meanwhile
+            return won(ended)
         lead = min(e.estimate() for e in entrants)
         # The most promising first: an engine about to finish ends the race before the others'
         # turns (sorted is stable: the candidates' order among equals, and before anything is
@@ -234,14 +232,12 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             e.turn(quantum * _weight(e.estimate(), lead), limit, out_of_time)
             if _first_done(entrants, limit) is not None:
                 break
-        ended = _first_done(entrants, limit)
-        if ended is not None:
-            return Decision(ended, f"{ended.label} {goal} first in the race "
-                            f"({_describe(entrants)})", time.perf_counter() - began, True)
+        if (ended := _first_done(entrants, limit)) is not None:
+            return won(ended)
         spent = time.perf_counter() - began
         if out_of_time():
             best = min(entrants, key=lambda e: (-e.found, e.estimate()))
-            return Decision(best, f"stopped during the race ({_describe(entrants)})", spent,
+            return Decision(best, f"stopped during the race ({describe(entrants)})", spent,
                             False, stopped=True, interrupted=stop())
         ranked = sorted(entrants, key=lambda e: e.estimate())
         best, left = ranked[0], ranked[0].estimate()
@@ -254,7 +250,7 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
         lead = ranked[1].estimate() / left if len(ranked) > 1 and left > 0 else math.inf
         if ready and (spent >= share * left / min(lead, MAX_LEAD) or spent >= MAX_RACE_SECONDS):
             return Decision(best, f"{best.label} has the least estimated time to go after a "
-                                  f"{spent:.2f} s race ({_describe(entrants)})", spent, False)
+                                  f"{spent:.2f} s race ({describe(entrants)})", spent, False)
         quantum = min(LAST_QUANTUM, quantum * 2)
 
 
@@ -273,10 +269,13 @@ def _opening(entrants: list[Entrant], limit: int | None, out_of_time: Callable[[
     the others beside it.  The engine that ended the run and how, or None: the rounds go
     on."""
     for e in list(entrants):
-        e.turn(GLIMPSE_SECONDS, limit, out_of_time)
+        if out_of_time():               # the helper's search ended meanwhile, or the run
+            return None
+        helped = helping is not None and e.engine == em_auto_helper.ENGINE
+        e.turn(HELPED_GLIMPSE_SECONDS if helped else GLIMPSE_SECONDS, limit, out_of_time)
         if e.done(limit):
             return e, "in its glimpse"
-        if helping is not None and e.engine == em_auto_helper.ENGINE:
+        if helped:
             helping.start(entrants, e)
     first = entrants[0]
     if first.engine != "backtrack" or (helping is not None and helping.remote is not None):
@@ -340,17 +339,18 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
     (``em_auto_helper``)."""
     jit = jit_seconds()
     store = on_solution is not None or not count_only
-    entrants, left_out = _entrants(puzzle, roots, store)
     # A run that cannot go on elsewhere hands out every engine's solutions as the race finds
     # them (the race may last seconds); a split run hands out its engine's after the race
     # (``Choice.solutions``), since its workers find the others again.
     relay = None if on_solution is None else \
         Relay(on_solution, limit, during_races=math.isinf(stay_below))
-    if relay is not None:
-        for e in entrants:
-            relay.keep(e)
+    # The helper's thread starts while the engines are set up.
     helping = Helping(limit, relay) if em_auto_helper.can_start(cores) else None
     try:
+        entrants, left_out = _entrants(puzzle, roots, store)
+        if relay is not None:
+            for e in entrants:
+                relay.keep(e)
         began = time.perf_counter()
         with InterruptFlag() as interrupt:
             decision = race(entrants, limit=limit, time_limit=time_limit,
@@ -362,7 +362,7 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
             reason += f"; not raced: {'; '.join(left_out)}"
         if not decision.finished and not decision.stopped and winner.estimate() >= stay_below:
             return Choice(winner.engine, winner.options, reason, decision.seconds,
-                          _race_figures(decision.seconds, entrants), list(winner.solutions))
+                          race_figures(decision.seconds, entrants), list(winner.solutions))
         # The winner's solutions so far go out (those handed out during the race are not
         # handed out again), and the rest as they come.
         if relay is not None:
@@ -386,7 +386,7 @@ def decide(puzzle: EdgeMatchingPuzzle, roots: Sequence[tuple[Hint, ...]], *,
         # race: those were handed out, and count among the solutions found.
         result.count = relay.passed
     result.stats.extra["engine_reason"] = reason
-    result.stats.extra["engine_race"] = _race_figures(decision.seconds, entrants)
+    result.stats.extra["engine_race"] = race_figures(decision.seconds, entrants)
     return result
 
 
@@ -418,13 +418,6 @@ def _stopper(entrants: list[Entrant], on_progress: Callable[[dict[str, int]], No
                          "deepest": max(e.progress()["deepest"] for e in entrants)})
         return interrupt.raised
     return stop
-
-
-def _race_figures(seconds: float, entrants: list[Entrant]) -> dict[str, Any]:
-    return {"seconds": round(seconds, 6),
-            "engines": {e.label: {"seconds": round(e.seconds, 6), "nodes": e.nodes,
-                                  "estimated_seconds_left": _finite(e.estimate())}
-                        for e in entrants}}
 
 
 def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: int | None,
@@ -503,7 +496,7 @@ def _watch(entrants: list[Entrant], decision: Decision, reason: str, *, limit: i
                 when = "while the others had their turns" if made_up is winner else \
                     "in its make-up turn"
                 decision = Decision(made_up, f"{made_up.label} finished {when} "
-                                    f"({_describe(entrants)})", 0.0, True)
+                                    f"({describe(entrants)})", 0.0, True)
             else:
                 decision = race(entrants, limit=limit, time_limit=remaining(), stop=stop,
                                 share=share, fresh=False, helping=helping)
@@ -536,7 +529,8 @@ def _alone(winner: Entrant, window: float | None, limit: int | None,
             lambda w=winner: on_progress(w.progress()))
         alone = time.perf_counter()
         rest = drive(winner.chain.step, limit=room, time_limit=window, on_progress=report,
-                     cancel=None if helping is None else lambda: helping.ended() is not None)
+                     cancel=None if helping is None else lambda: helping.ended() is not None,
+                     first_slice=winner.budget)
         winner.seconds += time.perf_counter() - alone
     if rest.stop_reason == TIME_LIMIT and window is not None and promised > 0:
         winner.skew *= max(1.0, window / promised)
@@ -584,7 +578,3 @@ def solve(puzzle: EdgeMatchingPuzzle, *, roots: Sequence[tuple[Hint, ...]],
                     on_solution=on_solution, on_progress=on_progress)
     assert isinstance(result, Result)
     return result
-
-
-def _finite(x: float) -> float | None:
-    return round(x, 3) if math.isfinite(x) else None

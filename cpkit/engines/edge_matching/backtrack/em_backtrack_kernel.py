@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from ....propagators.sparse_set import ix
+from ..em_share_kernel import tree_share
 
 # Program counter values kept in the state vector.
 PC_ENTER = 0
@@ -213,3 +214,31 @@ def candidate_lists(width: int, height: int, n_values: int, ori_col: np.ndarray,
     start = np.zeros(n_keys + 1, dtype=np.int32)
     np.cumsum(counts, out=start[1:])
     return start, order, ori_tile[order].astype(np.int32)
+
+
+@njit(cache=True)
+def explored(dep: np.ndarray, free_depths: np.ndarray, depth: int, list_start: np.ndarray,
+             n_values: int) -> float:
+    """The share of the tree behind the node at ``depth`` (``em_share_kernel``): at each free
+    depth above it, the candidates of its list tried before the one placed, of the list's
+    length (used tiles included)."""
+    n = free_depths.size
+    done = np.empty(n, dtype=np.int64)
+    total = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        d = free_depths[i]
+        if d >= depth:                  # the free depths ascend
+            break
+        row = d * DEP_STRIDE
+        w, s = dep[row + D_WEST], dep[row + D_SOUTH]
+        key = dep[row + D_KEY_BASE]
+        if w >= 0:
+            key += dep[w * DEP_STRIDE + D_EAST] * n_values
+        if s >= 0:
+            key += dep[s * DEP_STRIDE + D_NORTH]
+        start = list_start[key]
+        done[k] = dep[row + D_PTR] - 1 - start
+        total[k] = list_start[key + 1] - start
+        k += 1
+    return tree_share(done, total, k)

@@ -15,7 +15,7 @@ import numpy as np
 from ....models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
 from ....result import Figures, Result
 from . import em_backtrack_kernel as K
-from ..em_front import BufferedSearch, run_roots, tree_share, warm_on_a_tiny_board
+from ..em_front import BufferedSearch, run_roots, warm_on_a_tiny_board
 from ..em_result import chain_figures, search_result
 
 ENGINE = "backtrack"
@@ -92,16 +92,8 @@ class BacktrackSearch(BufferedSearch):
         (``tree_share``); a depth's branches are its candidate list, used tiles included."""
         if self.finished:
             return 1.0
-        dep = self.dep.reshape(-1, K.DEP_STRIDE)
-        n_values = self.a.n_values
-        branches = []
-        for d in self.free_depths[self.free_depths < int(self.state[K.ST_DEPTH])]:
-            w, s = dep[d, K.D_WEST], dep[d, K.D_SOUTH]
-            key = dep[d, K.D_KEY_BASE] + (dep[w, K.D_EAST] if w >= 0 else 0) * n_values + \
-                (dep[s, K.D_NORTH] if s >= 0 else 0)
-            start = int(self.list_start[key])
-            branches.append((int(dep[d, K.D_PTR]) - 1 - start, int(self.list_start[key + 1]) - start))
-        return tree_share(branches)
+        return K.explored(self.dep, self.free_depths, int(self.state[K.ST_DEPTH]),
+                          self.list_start, self.a.n_values)
 
     def statistics(self) -> dict[str, int]:
         """The brute force places every tile by a choice: nothing is propagated (the key is

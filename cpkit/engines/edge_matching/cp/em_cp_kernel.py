@@ -40,6 +40,7 @@ from ....propagators import explain as ex
 from ....propagators import sparse_set as ss
 from ....propagators import shaving as sh
 from ....propagators.sparse_set import ix
+from ..em_share_kernel import tree_share
 from .em_cp_layout import *  # noqa: F403  (the search's G_*, O_*, L_* fields)
 from .em_cp_shaving import drop_excluded, shave, start_shave, undo_exclusions, why_not
 
@@ -418,3 +419,21 @@ def search(st, m, g, sol_buf, deepest, store, max_in_buf, node_budget):
     g[G_PC] = pc
     g[G_NBUF] = nbuf
     return status
+
+
+@njit(cache=True)
+def explored(g: np.ndarray, m: np.ndarray) -> float:
+    """The share of the tree behind the current node (``em_share_kernel``): at each level of
+    the decision stack, the values of its list tried before the one taken, of the list's
+    length (each level's list follows the one before it)."""
+    levels = g[G_LEVEL]
+    done = np.empty(levels, dtype=np.int64)
+    total = np.empty(levels, dtype=np.int64)
+    base = 0
+    for level in range(levels):
+        r = g[O_LV] + level * LV_STRIDE
+        end = m[r + L_END]
+        done[level] = m[r + L_PTR] - 1 - base
+        total[level] = end - base
+        base = end
+    return tree_share(done, total, levels)

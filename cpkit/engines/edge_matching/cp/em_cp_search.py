@@ -22,7 +22,7 @@ from ....propagators import colorpair_build, colorpair_sanity
 from ....propagators import colorpair_layout as lay
 from ....result import Figures, Result
 from . import em_cp_kernel as K
-from ..em_front import DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit, tree_share
+from ..em_front import DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit
 from ..em_result import chain_figures, search_result
 from ...runtime.jit import warm
 from .em_cp_options import (AUTO_ORDER, DEFAULT_BACKJUMP, DEFAULT_HEURISTIC, DEFAULT_SHARED_EDGE,
@@ -147,11 +147,7 @@ class CpSearch(BufferedSearch):
         as if the subtrees of every node were the same size (``tree_share``)."""
         if self.finished:
             return 1.0
-        lv = int(self.g[K.O_LV])
-        rows = [lv + level * K.LV_STRIDE for level in range(int(self.g[K.G_LEVEL]))]
-        ends = [int(self.m[r + K.L_END]) for r in rows]
-        return tree_share([(int(self.m[r + K.L_PTR]) - 1 - base, end - base)
-                           for r, base, end in zip(rows, [0] + ends, ends)])
+        return K.explored(self.g, self.m)
 
     @property
     def deepest(self) -> int:
@@ -191,7 +187,7 @@ def _warm_up() -> None:
         for store in (True, False):
             s = CpSearch(tiny, heuristic=heuristic, store=store, buffer=2)
             while not s.step(10, 1)[0]:
-                pass
+                s.explored()                # compiled too: ``--engine auto`` reads it
     for backjump in (True, False):
         s = CpSearch(tiny, backjump=backjump, shave=2, store=False)
         s.step(10, 1 << 20)

@@ -34,6 +34,7 @@ from ....propagators.edge_supports import place, remove, reset_queues, undo_to
 from ....propagators.edge_supports_layout import *  # noqa: F403  (the M_*, T_*, TR_* offsets)
 from ....propagators import shaving as sh
 from ....propagators.sparse_set import ix
+from ..em_share_kernel import tree_share
 from ....state_layout import bind, fields
 
 # Program counter values.
@@ -368,3 +369,19 @@ def search(m, roots, placed, used, dom, size, sup, mask, trail, events, tl, lv, 
     state[ST_NBUF] = nbuf
     state[ST_TRAIL] = top
     return status
+
+
+@njit(cache=True)
+def explored(state: np.ndarray, lv: np.ndarray, cand_stride: int) -> float:
+    """The share of the tree behind the current node (``em_share_kernel``): at each level, the
+    candidates of its list tried before the one placed, of the list's length (level ``l``'s
+    list starts at ``l * cand_stride``)."""
+    levels = state[ST_LEVEL]
+    done = np.empty(levels, dtype=np.int64)
+    total = np.empty(levels, dtype=np.int64)
+    for level in range(levels):
+        r = level * LV_STRIDE
+        base = level * cand_stride
+        done[level] = lv[r + L_PTR] - 1 - base
+        total[level] = lv[r + L_END] - base
+    return tree_share(done, total, levels)

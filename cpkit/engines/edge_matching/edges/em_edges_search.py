@@ -40,7 +40,7 @@ from ....propagators import edge_supports_sanity
 from . import em_edges_kernel as K
 from .em_edges_options import DEFAULT_BRANCHING
 from ..em_front import (CELL_RULES, DEFAULT_SHAVE, BufferedSearch, run_roots, shave_limit,
-    tree_share, warm_on_a_tiny_board)
+    warm_on_a_tiny_board)
 from ..em_result import chain_figures, search_result
 
 ENGINE = "edges"
@@ -155,10 +155,7 @@ class EdgesSearch(BufferedSearch):
         (``tree_share``)."""
         if self.finished:
             return 1.0
-        rows = [level * K.LV_STRIDE for level in range(int(self.state[K.ST_LEVEL]))]
-        return tree_share([(int(self.lv[r + K.L_PTR]) - 1 - level * self.cand_stride,
-                            int(self.lv[r + K.L_END]) - level * self.cand_stride)
-                           for level, r in enumerate(rows)])
+        return K.explored(self.state, self.lv, self.cand_stride)
 
     def stop_after(self, decisions: int) -> None:
         """Stop at every node reached by ``decisions`` branching placements (``at_stop`` is
