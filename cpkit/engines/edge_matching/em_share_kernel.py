@@ -15,11 +15,11 @@ from numba import njit
 
 
 @njit(cache=True)
-def tree_share(done: np.ndarray, total: np.ndarray, n: int) -> float:
-    """``em_front.tree_share`` of the first ``n`` branches: ``done[i]`` of ``total[i]``
-    finished at the ``i``-th node on the way down."""
+def tree_share(done: np.ndarray, total: np.ndarray) -> float:
+    """``em_front.tree_share`` of the branches ``done[i]`` of ``total[i]`` finished at the
+    ``i``-th node on the way down."""
     share, weight = 0.0, 1.0
-    for i in range(n):
+    for i in range(done.size):
         t = total[i]
         if t <= 0:
             break

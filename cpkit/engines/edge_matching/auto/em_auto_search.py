@@ -15,8 +15,8 @@ board to the next, so the choice is measured on the board itself:
    a few milliseconds instead of waiting out the brute force's solo; where the brute force
    looks like ending within its solo and leads every other engine's estimate by that margin,
    the solo goes on.  With a second core there is no solo: the brute force goes on in a
-   helper thread right after its glimpse (``em_auto_helper``), and the race, beside it, goes
-   on between the others.
+   helper thread right after a shorter glimpse (``HELPED_GLIMPSE_SECONDS``;
+   ``em_auto_helper``), and the race, beside it, goes on between the others.
 2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
    from round to round), one after the other in this process, the least estimated time to go
    first (every numba search here is a resumable state machine, so nothing is lost between

@@ -222,14 +222,11 @@ def explored(dep: np.ndarray, free_depths: np.ndarray, depth: int, list_start: n
     """The share of the tree behind the node at ``depth`` (``em_share_kernel``): at each free
     depth above it, the candidates of its list tried before the one placed, of the list's
     length (used tiles included)."""
-    n = free_depths.size
+    n = np.searchsorted(free_depths, depth)        # the free depths above it (they ascend)
     done = np.empty(n, dtype=np.int64)
     total = np.empty(n, dtype=np.int64)
-    k = 0
     for i in range(n):
         d = free_depths[i]
-        if d >= depth:                  # the free depths ascend
-            break
         row = d * DEP_STRIDE
         w, s = dep[row + D_WEST], dep[row + D_SOUTH]
         key = dep[row + D_KEY_BASE]
@@ -238,7 +235,6 @@ def explored(dep: np.ndarray, free_depths: np.ndarray, depth: int, list_start: n
         if s >= 0:
             key += dep[s * DEP_STRIDE + D_NORTH]
         start = list_start[key]
-        done[k] = dep[row + D_PTR] - 1 - start
-        total[k] = list_start[key + 1] - start
-        k += 1
-    return tree_share(done, total, k)
+        done[i] = dep[row + D_PTR] - 1 - start
+        total[i] = list_start[key + 1] - start
+    return tree_share(done, total)

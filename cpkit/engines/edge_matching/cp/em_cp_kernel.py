@@ -436,4 +436,4 @@ def explored(g: np.ndarray, m: np.ndarray) -> float:
         done[level] = m[r + L_PTR] - 1 - base
         total[level] = end - base
         base = end
-    return tree_share(done, total, levels)
+    return tree_share(done, total)

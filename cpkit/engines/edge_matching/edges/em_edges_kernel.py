@@ -384,4 +384,4 @@ def explored(state: np.ndarray, lv: np.ndarray, cand_stride: int) -> float:
         base = level * cand_stride
         done[level] = lv[r + L_PTR] - 1 - base
         total[level] = lv[r + L_END] - base
-    return tree_share(done, total, levels)
+    return tree_share(done, total)
