@@ -21,7 +21,7 @@ from ..em_result import chain_figures
 MODULES = {"backtrack": em_backtrack, "cp": em_cp, "edges": em_edges}
 
 #: Each engine's turn in the first round of the race; every round doubles it, up to the last.
-FIRST_QUANTUM = 0.002
+FIRST_QUANTUM = 0.001
 LAST_QUANTUM = 0.25
 #: The smallest share of a turn an engine far behind the leader still gets.
 MIN_WEIGHT = 0.25
