@@ -16,9 +16,10 @@ engine to finish, in either thread, ends the run.
 
 The thread is started while the engines are set up (``HelperThread``) and goes on with the
 race's own search, as it stood after the brute force's glimpse: a board whose first solution
-takes a millisecond gets both cores from the start.  (A process of its own cost the first one 3 to 7 ms to fork, and 0.6 s or more to
-spawn where forking is unsafe: the generated 6 x 6 with 8 frame and 5 inner colours, whose
-first solution edge filtering finds in 2 ms, waited 17 ms for the brute force's solo.)
+takes a millisecond gets both cores from the start.  (A process of its own cost the first one
+3 to 7 ms to fork, and 0.6 s or more to spawn where forking is unsafe: the generated 6 x 6
+with 8 frame and 5 inner colours, whose first solution edge filtering finds in 2 ms, waited
+17 ms for the brute force's solo.)
 """
 
 from __future__ import annotations

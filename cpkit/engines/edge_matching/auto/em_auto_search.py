@@ -96,8 +96,9 @@ ENGINE = "auto"
 #: The engines raced, in the order they take their turns; each with the options it runs with.
 CANDIDATES: tuple[tuple[str, dict[str, Any]], ...] = (
     ("backtrack", {}), ("cp", {}), ("edges", {}))
-#: Nodes of an engine's first slice: about a millisecond's work (the edges engine makes 30,000
-#: to 200,000 nodes a second, the brute force 50 million), so that no turn overshoots.
+#: Nodes of an engine's first slice: a tenth of a millisecond's work or so (the edges engine
+#: makes 30,000 to 200,000 nodes a second, the brute force 50 million), so that no glimpse
+#: overshoots.
 FIRST_NODES = {"backtrack": 1 << 12, "cp": 1 << 7, "edges": 1 << 4}
 #: The brute force's solo: turns doubling from ``GLIMPSE_SECONDS`` up to the first figure, at
 #: most the second figure in all; past the first figure it stops once its estimated time to go
@@ -214,6 +215,7 @@ def race(entrants: list[Entrant], *, limit: int | None, time_limit: float | None
             e, how = early
             return Decision(e, f"{e.label} {goal} first, {how}, in {e.seconds:.3f} s",
                             time.perf_counter() - began, True)
+
     def won(ended: Entrant) -> Decision:
         return Decision(ended, f"{ended.label} {goal} first in the race "
                         f"({describe(entrants)})", time.perf_counter() - began, True)
