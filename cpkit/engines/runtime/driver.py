@@ -79,10 +79,10 @@ def drive(step: Callable[[int, int], tuple[bool, int]], *, limit: int | None,
     the search with reason LIMIT (used when only some found solutions count).  ``cancel`` is
     asked after every slice; True stops the search as a Ctrl-C would (a parallel worker is told
     to stop this way by its coordinator).  ``first_slice``: the first slice's nodes, where
-    the caller knows better (the slices are sized from there, never under the default, nor
-    under the first slice if that is smaller: a caller that has measured an engine whose nodes
-    cost tens of microseconds, as edge filtering's do, would wait the 80 ms of the default's
-    4,096 nodes).
+    the caller knows better (the slices are sized from there, never under the smaller of it
+    and the default: a caller that has measured an engine whose nodes cost tens of
+    microseconds, as edge filtering's do, would otherwise wait 80 ms for the default's 4,096
+    nodes).
     """
     found = 0
     start = time.perf_counter()
