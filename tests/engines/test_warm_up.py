@@ -44,3 +44,31 @@ def test_choosing_the_configuration_compiles_nothing_the_warm_ups_left_out():
                          capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert out.returncode == 0, out.stderr[-3000:]
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
+
+
+FIT_SCRIPT = r"""
+import json, sys
+import cpkit
+from cpkit.engines.runtime import jit
+from cpkit.propagators import tiling_filters
+
+puzzle = cpkit.load(sys.argv[1])
+off = cpkit.solve(puzzle, engine="dlx", count_only=True)
+loaded_off = jit.is_warm("fit filter"), len(tiling_filters._fit_pass.overloads)
+on = cpkit.solve(puzzle, engine="dlx", count_only=True, fit_filter=True)
+loaded_on = jit.is_warm("fit filter"), len(tiling_filters._fit_pass.overloads)
+print(json.dumps([off.count, on.count, loaded_off, loaded_on]))
+"""
+
+
+def test_the_fit_filters_kernel_loads_only_for_a_run_that_asks_for_the_filter():
+    """The fit filter is off by default: a run without it does not load its kernel (5 ms of
+    every start), and one with it loads it in its warm-up, with the same count."""
+    out = subprocess.run([sys.executable, "-c", FIT_SCRIPT,
+                          str(ROOT / "instances/tiling/pentominoes_20x3.txt")],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    off, on, loaded_off, loaded_on = json.loads(out.stdout.strip().splitlines()[-1])
+    assert off == on == 2
+    assert loaded_off == [False, 0]
+    assert loaded_on == [True, 1]

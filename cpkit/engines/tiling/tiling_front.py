@@ -137,6 +137,8 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., R
     if precheck is not None:
         precheck(puzzle, **engine_options)       # fail before the (possibly long) filters
     jit = warm("tiling filters", tf.warm_up)
+    if fit_filter:
+        jit += warm("fit filter", tf.warm_up_fit)
     prep_start = time.perf_counter()
     extra: dict[str, Any] = {"notes": notes} if notes else {}
     check_setup()
