@@ -8,6 +8,7 @@ import json
 import math
 import time
 
+import numpy as np
 import pytest
 
 import cpkit
@@ -16,9 +17,16 @@ from cpkit.models.em_generator import generate
 from cpkit.result import verify_board
 from cpkit.engines.edge_matching.auto import em_auto_relay, em_auto_search as em_auto
 from cpkit.engines.dispatch import solve
-from cpkit.engines.edge_matching.em_front import tree_share
+from cpkit.engines.edge_matching import em_share_kernel
 
 ENGINES = ("backtrack", "cp", "edges")
+
+
+def tree_share(branches: list[tuple[int, int]]) -> float:
+    """``em_share_kernel.tree_share`` of branches given as (done, total) pairs."""
+    done = np.array([d for d, _ in branches], dtype=np.int64)
+    total = np.array([t for _, t in branches], dtype=np.int64)
+    return em_share_kernel.tree_share(done, total)
 
 
 def test_the_share_of_a_tree_behind_a_depth_first_position():

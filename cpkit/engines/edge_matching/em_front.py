@@ -68,8 +68,8 @@ class RootChain:
                 "deepest": 0 if best is None else best.deepest}
 
     def explored(self) -> float:
-        """The share of the whole search finished (each root an equal share; ``tree_share``
-        within the one being searched)."""
+        """The share of the whole search finished (each root an equal share; the engine's
+        ``explored`` within the one being searched, ``em_share_kernel.tree_share``)."""
         current = 0.0 if self.current is None else self.current.explored()
         return (len(self.done) + current) / max(1, len(self.roots))
 
@@ -85,24 +85,6 @@ class RootChain:
             if new:
                 return self.current is None, new
         return True, 0
-
-
-def tree_share(branches: Sequence[tuple[int, int]]) -> float:
-    """The share of a tree that a depth-first search has finished, from the node it is at:
-    ``branches`` lists, from the root down, how many branches of each node on the way were
-    finished before the one taken and how many it has.  Every subtree is taken as the same
-    size (the "progress" measure of backtracking solvers): on the brute force's trees it
-    gives the tree's size within a factor of two after a few million nodes, where Knuth's
-    random probes (``cpkit.parallel.plan.estimate``) fall short by ten to a thousand times
-    (docs/algorithms.md, "Choosing the engine").  The engines read their positions with the
-    same sum, compiled (``em_share_kernel``)."""
-    share, weight = 0.0, 1.0
-    for done, total in branches:
-        if total <= 0:
-            break
-        share += weight * min(max(done, 0), total) / total
-        weight /= total
-    return share
 
 
 def hand_over(rows: Iterable[np.ndarray], on_orientations: Callable[[np.ndarray], None] | None,
