@@ -356,10 +356,11 @@ def test_a_long_split_logs_the_planning_line(tiling_instance, capsys, tmp_path):
     import cpkit
 
     puzzle = tiling_instance("hexominoes_15x14_parallelogram.txt")
-    # The limit covers the set-up too (0.5 to 1.5 s on the machines measured), then over two
-    # seconds of split: lines from its first second on, every quarter of a second.
+    # The limit covers the set-up too (0.5 to 1.5 s on a quiet machine; about 3.3 s once in CI,
+    # the bounds-checked tests running beside it), then a split of seconds: lines from its
+    # first second on, every quarter of a second.
     result = cpkit.solve(puzzle, workers=1, checkpoint=str(tmp_path / "ck"), count_only=True,
-                         source={"test": "planning line"}, subproblems=10**6, time_limit=4.5,
+                         source={"test": "planning line"}, subproblems=10**6, time_limit=8.0,
                          progress=0.25)
     assert result.stop_reason == "time_limit"
     logged = [s for s in capsys.readouterr().err.splitlines() if s.startswith("planning: ")]
