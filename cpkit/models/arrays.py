@@ -68,10 +68,9 @@ class CoverArrays:
             ulink[final_spacer] = first[-1]
 
         # Vertical lists: nodes of each item in increasing node order, closed through the header.
-        order = np.lexsort((nodes, items))
+        order = np.argsort(items, kind="stable")       # nodes increase already
         s_nodes, s_items = nodes[order], items[order]
-        length = np.zeros(n + 1, dtype=np.int32)
-        np.add.at(length, s_items, 1)
+        length = np.bincount(s_items, minlength=n + 1).astype(np.int32)
         if nnz:
             same_next = np.empty(nnz, dtype=bool)
             same_next[:-1] = s_items[1:] == s_items[:-1]

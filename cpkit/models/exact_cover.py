@@ -31,6 +31,8 @@ class ExactCover:
     option_labels: list[str] | None = None
     name: str = ""
     _arrays: CoverArrays | None = field(default=None, repr=False, compare=False)
+    #: False: the options are known to be well formed (``restricted``), not checked again.
+    checked: bool = field(default=True, repr=False, compare=False, kw_only=True)
 
     def __post_init__(self) -> None:
         self.option_ptr = np.ascontiguousarray(self.option_ptr, dtype=np.int64)
@@ -45,7 +47,8 @@ class ExactCover:
         if need.size and (need.dtype.kind not in "iu" or need.max() >= 2**31):
             raise InputError("need must hold whole numbers below 2**31")
         self.need = np.ascontiguousarray(need, dtype=np.int32)
-        self._validate()
+        if self.checked:
+            self._validate()
 
     @classmethod
     def from_rows(cls, primary, secondary, rows, need=None, labels=None, name="") -> "ExactCover":
@@ -111,15 +114,15 @@ class ExactCover:
         return self._arrays
 
     def restricted(self, keep: np.ndarray) -> "ExactCover":
-        """The same cover with only the options whose mask entry in ``keep`` is True."""
+        """The same cover with only the options whose mask entry in ``keep`` is True.  Not
+        checked again (``checked``): options taken from a checked cover are well formed, and
+        ``--engine auto`` restricts a puzzle's cover for every front it estimates."""
         keep = np.asarray(keep, dtype=bool)
         idx = np.flatnonzero(keep)
-        lengths = np.diff(self.option_ptr)[idx]
+        all_lengths = np.diff(self.option_ptr)
         ptr = np.zeros(len(idx) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=ptr[1:])
-        if len(idx):
-            items = np.concatenate([self.option(k) for k in idx]).astype(np.int32)
-        else:
-            items = np.zeros(0, dtype=np.int32)
+        np.cumsum(all_lengths[idx], out=ptr[1:])
+        items = self.option_items[np.repeat(keep, all_lengths)]
         labels = [self.option_labels[k] for k in idx] if self.option_labels else None
-        return ExactCover(self.primary, self.secondary, ptr, items, self.need.copy(), labels, self.name)
+        return ExactCover(self.primary, self.secondary, ptr, items, self.need.copy(), labels,
+                          self.name, checked=False)

@@ -341,6 +341,8 @@ class Puzzle:
         return covers[key]
 
     def _exact_cover(self, keep: np.ndarray | None) -> ExactCover:
+        if keep is not None:
+            return self.exact_cover().restricted(keep)
         img = self.images
         n_img = len(img)
         v = self.n_cells
@@ -355,8 +357,7 @@ class Puzzle:
         items[shape_pos] = v + img.shape
         primary = [f"{x},{y},{z}" for x, y, z in self.cells] + [s.label for s in self.shapes]
         need = np.array([1] * v + [s.count for s in self.shapes], dtype=np.int32)
-        cover = ExactCover(primary, [], ptr, items, need, None, self.name)
-        return cover if keep is None else cover.restricted(keep)
+        return ExactCover(primary, [], ptr, items, need, None, self.name)
 
     def tiling_from_images(self, image_ids: Iterable[int]) -> Tiling:
         """Decode chosen images into named placements.  Copies of a shape get their names in
