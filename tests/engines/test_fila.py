@@ -182,6 +182,30 @@ def test_open_neighbour_counts_follow_the_search(tiling_instance, name, heuristi
     assert checked > 300
 
 
+
+@pytest.mark.parametrize("box, cells, checks", [
+    # A P-pentomino region in a 2 x 3 box: (0, 2) alone has the fewest open neighbours (one).
+    ((2, 3, 1), ((0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0), (0, 2, 0)), False),
+    # A 1 x 5 strip: both ends have one.
+    ((5, 1, 1), ((0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)), True),
+])
+def test_e_counts_fits_only_to_choose_between_cells(box, cells, checks):
+    """E's fit counts decide between the holes with the fewest open neighbours; a lone such
+    hole is the target whatever its count, and counting would only scan the lists the search
+    then scans: the root's choice makes fit checks only where two holes tie."""
+    outside = tuple(c for c in np.ndindex(*box) if c not in cells)
+    pieces = [Piece("d", ((0, 0, 0), (1, 0, 0))), Piece("t", ((0, 0, 0), (1, 0, 0), (2, 0, 0)))]
+    puzzle = Puzzle(pieces + ([Piece("*", outside, True)] if outside else []), box=box)
+    plan = fila.FilaPlan.build(puzzle, parse_schedule("e", FILA_LETTERS), True)
+    problem = fila.compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
+                                   np.arange(len(puzzle.images)), fila.shape_counts(puzzle))
+    search = fila.FilaSearch(problem.n_pieces, store=False)
+    search.load(problem)
+    search.step(1 << 40, 1)                 # the root's choice and one placement
+    assert (search.heuristic_checks > 0) == checks
+    assert fila.solve_tiling(puzzle, heuristic="e").count == \
+        dlx.solve_tiling(puzzle, count_only=True).count > 0
+
 def test_limit_and_time_limit(tiling_instance):
     puzzle = tiling_instance("pentominoes_10x6.txt")
     result = fila.solve_tiling(puzzle, limit=5)
