@@ -288,3 +288,46 @@ def test_random_puzzles_through_the_front_match_dlx(puzzle, unique, heuristic):
 def test_random_puzzles_match_cpsat(puzzle):
     expected = solve(puzzle, engine="cpsat", unique="raw", count_only=True).count
     assert solve(puzzle, engine="fila", unique="raw", count_only=True).count == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_cells=12), st.sampled_from(["f", "e", "s", "e:f=2", "x:s=3", "r"]),
+       st.booleans(), st.data())
+def test_each_image_list_holds_the_images_its_set_stands_for(puzzle, heuristic, nof, data):
+    """The lists ``build_lists`` compiles, against their definition: for heuristic ``h``,
+    cell ``v`` and compact ILSI ``z``, the list of shape ``q`` holds, in image order, the
+    usable images of that shape whose target under ``h`` is ``v`` (under POF their first
+    cell in ``h``'s order, else any of their cells) and that cover none of ``v``'s unknown
+    neighbours that ``z`` marks occupied; ``nonempty`` marks the lists that hold any."""
+    plan = fila.FilaPlan.build(puzzle, parse_schedule(heuristic, FILA_LETTERS), nof)
+    n = puzzle.n_cells
+    is_open = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), np.uint8)
+    is_open[data.draw(st.integers(0, n - 1))] = 1
+    ids = np.flatnonzero(data.draw(st.lists(st.booleans(), min_size=len(puzzle.images),
+                                            max_size=len(puzzle.images))))
+    pr = fila.compile_problem(puzzle, plan, is_open, ids, fila.shape_counts(puzzle))
+    img, V, Q = puzzle.images, pr.n_cells, max(pr.n_shapes, 1)
+    local = {int(c): v for v, c in enumerate(pr.cells)}
+    shapes = [g for g, k in enumerate(fila.shape_counts(puzzle)) if k > 0]
+    cells_of = {int(i): [int(c) for c in img.cell_idx[img.cell_ptr[i]:img.cell_ptr[i + 1]]]
+                for i in ids}
+    usable = [i for i, cs in cells_of.items() if all(is_open[c] for c in cs)]
+    for h in range(len(plan.kinds)):
+        for v in range(V):
+            row = pr.ilsi[(h * V + v) * fila.K.IL_SIZE:(h * V + v + 1) * fila.K.IL_SIZE]
+            unknown = [int(pr.cells[u]) for u in row[fila.K.IL_NB:fila.K.IL_NB + row[fila.K.IL_N]]]
+            for z in range(1 << len(unknown)):
+                occupied = {c for t, c in enumerate(unknown) if z >> t & 1}
+                st_ = row[fila.K.IL_FIRST] + z
+                for q, g in enumerate(shapes):
+                    want = [i for i in usable
+                            if img.shape[i] == g and not occupied & set(cells_of[i])
+                            and (plan.pof_first[h, i] == pr.cells[v] if plan.pof[h]
+                                 else int(pr.cells[v]) in cells_of[i])]
+                    got = pr.limg[pr.lptr[st_ * Q + q]:pr.lptr[st_ * Q + q + 1]]
+                    assert list(got) == want
+                    assert bool(pr.nonempty[st_] >> q & 1) == bool(want)
+                    for e, i in zip(range(pr.lptr[st_ * Q + q], pr.lptr[st_ * Q + q + 1]), want):
+                        mask = sum(1 << local[c] for c in cells_of[i])
+                        words = pr.lmask[e * pr.words:(e + 1) * pr.words]
+                        assert sum(int(w) << (64 * k) for k, w in enumerate(words)) == mask

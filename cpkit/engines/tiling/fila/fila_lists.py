@@ -20,7 +20,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...runtime.bits import popcount
 from .fila_layout import IL_FIRST, IL_N, IL_NB, IL_SIZE
+
+#: The most unknown neighbours of a cell (six faces).
+IL_NB_MAX = 6
 
 
 @njit(cache=True)
@@ -129,26 +133,27 @@ def build_lists(wtag, by_number, is_open, left_by_shape, neighbours, rank, pof, 
                 break
             img_mask[a * W + (u >> 6)] |= np.uint64(1) << np.uint64(u & 63)
         img_s[a] = s
-    # 2. Count the entries of each (set, shape) list, then 3. fill them.  An image goes to the
-    # lists of its target cells (under POF only the first of its cells in the heuristic's
-    # order), in every compact ILSI in which its covered unknown neighbours are open.
-    lptr = np.zeros(n_sets * Q + 1, dtype=np.int64)
-    nonempty = np.zeros(n_sets, dtype=np.int64)
+    # 2. The targets: an image goes to the lists of its target cells (under POF only the
+    # first of its cells in the heuristic's order), in every compact ILSI in which its
+    # covered unknown neighbours are open, i.e. every subset ``z`` of its ``free`` ones.
+    # Bucketed by (heuristic, cell, shape), in image order, with their ``free`` masks.
+    n_buckets = H * V * Q
+    bptr = np.zeros(n_buckets + 1, dtype=np.int64)
     n_entries = 0
-    lmask = np.zeros(0, dtype=np.uint64)
-    limg = np.zeros(0, dtype=np.int32)
-    cursor = np.zeros(0, dtype=np.int64)
-    for fill in range(2):
-        if fill == 1:
-            for k in range(n_sets * Q):
-                lptr[k + 1] += lptr[k]
-            n_entries = lptr[n_sets * Q]
+    cursor = bptr[:-1].copy()
+    bimg = np.zeros(0, dtype=np.int64)
+    bfree = np.zeros(0, dtype=np.int64)
+    for sweep in range(2):
+        if sweep == 1:
+            for b in range(n_buckets):
+                bptr[b + 1] += bptr[b]
             if n_entries > max_entries:
-                return (-1, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order,
-                        planes)
-            lmask = np.zeros(n_entries * W, dtype=np.uint64)
-            limg = np.zeros(n_entries, dtype=np.int32)
-            cursor = lptr[:-1].copy()
+                return (-1, width, cells, left, ilsi, np.zeros(n_sets * Q + 1, dtype=np.int64),
+                        np.zeros(n_sets, dtype=np.int64), np.zeros(0, dtype=np.uint64),
+                        np.zeros(0, dtype=np.int32), nbmask, order, planes)
+            cursor = bptr[:-1].copy()
+            bimg = np.empty(bptr[n_buckets], dtype=np.int64)
+            bfree = np.empty(bptr[n_buckets], dtype=np.int64)
         for a in range(n_img):
             s = img_s[a]
             if s < 0:
@@ -163,28 +168,66 @@ def build_lists(wtag, by_number, is_open, left_by_shape, neighbours, rank, pof, 
                     c = pof_first[h, i] if pof[h] else cell_idx[p0 + k]
                     r = (h * V + local_of[c]) * IL_SIZE
                     n = ilsi[r + IL_N]
-                    first = ilsi[r + IL_FIRST]
                     covered = 0
                     for t in range(n):
                         u = ilsi[r + IL_NB + t]
                         if (img_mask[a * W + (u >> 6)] >> np.uint64(u & 63)) & np.uint64(1):
                             covered |= 1 << t
                     free = ((1 << n) - 1) & ~covered
-                    z = free
-                    while True:
-                        st = first + z
-                        slot = st * Q + s
-                        if fill == 0:
-                            lptr[slot + 1] += 1
-                            nonempty[st] |= np.int64(1) << s
-                        else:
-                            e = cursor[slot]
-                            cursor[slot] += 1
-                            limg[e] = i
-                            for w in range(W):
-                                lmask[e * W + w] = img_mask[a * W + w]
-                        if z == 0:
-                            break
-                        z = (z - 1) & free
+                    b = (h * V + local_of[c]) * Q + s
+                    if sweep == 0:
+                        bptr[b + 1] += 1
+                        n_entries += 1 << popcount(np.int64(free))
+                    else:
+                        bimg[cursor[b]] = a
+                        bfree[cursor[b]] = free
+                        cursor[b] += 1
+    # 3. The lists, cell by cell in slot order (sets are numbered by heuristic, cell and
+    # compact ILSI, a slot is a set's list for one shape): each cell's block of entries is
+    # counted by (compact ILSI, shape), then filled, so the writes stay within the block.
+    lptr = np.zeros(n_sets * Q + 1, dtype=np.int64)
+    nonempty = np.zeros(n_sets, dtype=np.int64)
+    lmask = np.empty(n_entries * W, dtype=np.uint64)     # every entry is written once
+    limg = np.empty(n_entries, dtype=np.int32)
+    fill_at = np.zeros((1 << IL_NB_MAX) * Q + 1, dtype=np.int64)
+    e = 0
+    for hv in range(H * V):
+        r = hv * IL_SIZE
+        first = ilsi[r + IL_FIRST]
+        slots = (1 << ilsi[r + IL_N]) * Q
+        fill_at[:slots + 1] = 0
+        for s in range(Q):
+            for j in range(bptr[hv * Q + s], bptr[hv * Q + s + 1]):
+                free = bfree[j]
+                z = free
+                while True:
+                    fill_at[z * Q + s + 1] += 1
+                    if z == 0:
+                        break
+                    z = (z - 1) & free
+        fill_at[0] = e
+        for x in range(slots):
+            if fill_at[x + 1]:
+                nonempty[first + x // Q] |= np.int64(1) << (x % Q)
+            fill_at[x + 1] += fill_at[x]
+        for x in range(slots):
+            lptr[first * Q + x] = fill_at[x]
+        for s in range(Q):
+            for j in range(bptr[hv * Q + s], bptr[hv * Q + s + 1]):
+                a = bimg[j]
+                i = img_ids[a]
+                free = bfree[j]
+                z = free
+                while True:
+                    x = fill_at[z * Q + s]
+                    fill_at[z * Q + s] = x + 1
+                    limg[x] = i
+                    for w in range(W):
+                        lmask[x * W + w] = img_mask[a * W + w]
+                    if z == 0:
+                        break
+                    z = (z - 1) & free
+        e = fill_at[slots - 1] if slots else e
+    lptr[n_sets * Q] = e
     return (n_entries, width, cells, left, ilsi, lptr, nonempty, lmask, limg, nbmask, order,
             planes)
