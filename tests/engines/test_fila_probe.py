@@ -81,3 +81,21 @@ def test_the_estimates_are_unbiased(tiling_instance, name, letters):
     assert abs(mean[P.W_ATTEMPTS] / truth["attempts"] - 1) < 0.1
     if truth["checks"]:
         assert abs(mean[P.W_CHECKS] / truth["checks"] - 1) < 0.1
+
+
+def test_a_sampler_estimates_each_problem_as_a_fresh_one_would(tiling_instance):
+    """A sampler keeps what estimates of one schedule, problem or seed share; an estimate
+    must not depend on what the same sampler estimated before."""
+    jobs = []
+    for name, letters in (("somacube.txt", "efs"), ("pentominoes_2x3x10.txt", "ef")):
+        puzzle = tiling_instance(name)
+        plan = fila_probe.sample_plan(puzzle, letters, True)
+        problem = fila.compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
+                                       np.arange(len(puzzle.images)), fila.shape_counts(puzzle))
+        n = problem.n_pieces
+        jobs += [(problem, plan, schedule, seed) for schedule in ("f" * n, "e" * (n - 2) + "ff")
+                 for seed in (0, 1)]
+    shared = fila_probe.Sampler(30)
+    for problem, plan, schedule, seed in jobs + jobs[::-1]:
+        assert np.array_equal(shared.figures(problem, plan, schedule, seed),
+                              fila_probe.Sampler(30).figures(problem, plan, schedule, seed))

@@ -338,7 +338,9 @@ class Prober:
         entries = 0.0
         population = self.scale * max(self.population,
                                       self.sampled * self.population // max(len(problems), 1))
-        sampler = self.samplers.setdefault(population, fila_probe.Sampler(population))
+        if population not in self.samplers:
+            self.samplers[population] = fila_probe.Sampler(population)
+        sampler = self.samplers[population]
         for problem, weight in zip(problems, drawn.weights):
             letters = option.letters[len(option.letters) - problem.n_pieces:]
             figures = sampler.figures(problem, plan, letters, SEED)

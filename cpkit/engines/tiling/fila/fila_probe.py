@@ -77,6 +77,11 @@ class Sampler:
         self.picks = np.zeros(2, dtype=np.int64)
         self.cand = np.zeros(MAX_WORDS * 64, dtype=np.int64)
         self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+        # What every estimate of one schedule, one problem or one seed shares (the automatic
+        # configuration estimates each subproblem with several schedules and seeds them alike).
+        self._levels: dict[tuple[int, str], tuple[FilaPlan, tuple[np.ndarray, np.ndarray]]] = {}
+        self._widest: dict[int, tuple[FilaProblem, int]] = {}
+        self._rand: dict[tuple[int, int], np.ndarray] = {}
 
     def figures(self, problem: FilaProblem, plan: FilaPlan, letters: str, seed: int
                 ) -> np.ndarray:
@@ -85,12 +90,21 @@ class Sampler:
         if len(letters) != problem.n_pieces or set(letters) - set(LETTERS):
             raise ValueError(f"one of {LETTERS} per level of a {problem.n_pieces}-piece "
                              f"problem, got {letters!r}")
-        h_of, below = levels(plan, letters)
-        widest = int(np.max(np.diff(problem.lptr[::max(problem.n_shapes, 1)]))) \
-            if problem.n_shapes else 0
+        known = self._levels.get((id(plan), letters))
+        if known is None or known[0] is not plan:
+            known = self._levels[id(plan), letters] = (plan, levels(plan, letters))
+        h_of, below = known[1]
+        seen = self._widest.get(id(problem))
+        if seen is None or seen[0] is not problem:
+            seen = self._widest[id(problem)] = (problem, int(np.max(np.diff(
+                problem.lptr[::max(problem.n_shapes, 1)]))) if problem.n_shapes else 0)
+        widest = seen[1]
         if len(self.picks) < 2 * widest * self.population + 2:
             self.picks = np.zeros(2 * widest * self.population + 2, dtype=np.int64)
-        rand = np.random.default_rng(seed).random(problem.n_pieces + 1)
+        rand = self._rand.get((seed, problem.n_pieces))
+        if rand is None:
+            rand = self._rand[seed, problem.n_pieces] = \
+                np.random.default_rng(seed).random(problem.n_pieces + 1)
         totals = np.zeros(P.N_FIGURES, dtype=np.float64)
         P.sample(WTAGS[problem.words], problem.n_cells, problem.n_shapes, problem.n_pieces,
                  problem.width, h_of, problem.heur_kind, below, problem.lmask, problem.lptr,
