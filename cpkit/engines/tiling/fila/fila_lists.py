@@ -23,8 +23,8 @@ from numba import njit
 from ...runtime.bits import popcount
 from .fila_layout import IL_FIRST, IL_N, IL_NB, IL_SIZE
 
-#: The most unknown neighbours of a cell (six faces).
-IL_NB_MAX = 6
+#: The most unknown neighbours of a cell: the row's neighbour slots (one per face).
+IL_NB_MAX = IL_SIZE - IL_NB
 
 
 @njit(cache=True)
