@@ -135,6 +135,38 @@ def test_resuming_in_tiny_slices_changes_nothing(tiling_instance):
         assert np.array_equal(sliced.fits, whole.fits)
 
 
+
+@pytest.mark.parametrize("heuristic", ["f", "e:f=3"])
+def test_a_stopped_search_counts_the_images_it_has_tried(tiling_instance, heuristic):
+    """Attempts are counted a list at a time, when the list is entered; a search stopped by
+    its node budget takes off the untried rest of each list in progress and puts it back
+    when it resumes.  So the figures at a stop do not depend on how the search got there:
+    in one call or in slices of 7 nodes, stopped after as many nodes, they are the same,
+    and the first search's attempts at each level grow from stop to stop up to the
+    whole search's."""
+    puzzle = tiling_instance("somacube.txt")
+    plan = fila.FilaPlan.build(puzzle, parse_schedule(heuristic, FILA_LETTERS))
+    problem = fila.compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
+                                   np.arange(len(puzzle.images)), fila.shape_counts(puzzle))
+
+    def search() -> fila.FilaSearch:
+        out = fila.FilaSearch(problem.n_pieces, store=False)
+        out.load(problem)
+        return out
+
+    whole = fila_search(puzzle, heuristic)
+    sliced, before = search(), np.zeros_like(whole.attempts)
+    for nodes in (100, 1_000, 5_000):
+        at_once = search()
+        at_once.step(1 << 40, nodes)
+        while sliced.nodes < nodes:
+            sliced.step(1 << 40, min(7, nodes - sliced.nodes))
+        assert np.array_equal(sliced.attempts, at_once.attempts)
+        assert np.array_equal(sliced.fits, at_once.fits)
+        assert np.all(before <= sliced.attempts) and np.all(sliced.attempts <= whole.attempts)
+        assert np.all(sliced.fits <= sliced.attempts)
+        before = sliced.attempts.copy()
+
 def open_neighbour_counts(search: fila.FilaSearch, level: int) -> dict[int, int]:
     """Each hole's count of open neighbours as the planes of ``level`` hold it."""
     pr = search.problem
