@@ -65,10 +65,10 @@ def search(wtag, n_cells, n_shapes, n_pieces, width, heur_of_level, heur_kind, e
     o1 = occ_stack[level * W + 1] if W > 1 else np.uint64(0)
     o2 = occ_stack[level * W + 2] if W > 2 else np.uint64(0)
     o3 = occ_stack[level * W + 3] if W > 3 else np.uint64(0)
-    # The current level's list position, kept in registers; saved in ``lv`` on the way down.
-    # ``s = -1`` marks "no shape taken yet" (a level just entered, or one to leave at once).
     for l in range(floor, level):
         attempts[l] += lv[l, LV_END] - lv[l, LV_K]      # taken off at the last stop
+    # The current level's list position, kept in registers; saved in ``lv`` on the way down.
+    # ``s = -1`` marks "no shape taken yet" (a level just entered, or one to leave at once).
     base = 0
     untried = 0
     s = -1
