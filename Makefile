@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # mix; cpkit keeps its numba cache under it, keyed by its sources (cpkit/_numba_cache.py).
 BOUNDSCHECK_CACHE := $(CURDIR)/$(VENV)/cache-boundscheck
 
-.PHONY: demo test test-slow test-all bench clean
+.PHONY: demo kernels test test-slow test-all bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("cpkit needs Python >= 3.11, found " + sys.version.split()[0]) if sys.version_info < (3, 11) else None'
@@ -16,7 +16,13 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,dask,render]'
 	touch $(STAMP)
 
-demo: $(STAMP)
+# The kernels of a default tiling run built ahead of time for these sources (cpkit/_aot.py), so
+# that a run need not load them through numba: about a minute after a change to the sources,
+# nothing when built.  The tests check the JIT kernels (tests/test_aot.py builds its own).
+kernels: $(STAMP)
+	$(BIN)/python -m cpkit.engines.tiling.tiling_ahead
+
+demo: kernels
 	$(BIN)/cpkit tile instances/tiling/pentominoes_10x6.txt --show 1
 
 # The default suite: fast tests plus one published count per engine.  Each test runs once: the
@@ -44,7 +50,7 @@ test-all: $(STAMP)
 # options after BENCH_OPTIONS (`BENCH_OPTIONS=--quick`); without SUITE, the list of suites.
 SUITE ?=
 BENCH_OPTIONS ?=
-bench: $(STAMP)
+bench: kernels
 	@if [ -z "$(SUITE)" ]; then $(BIN)/python -m benchmarks --help; \
 	  echo; echo "run one with: make bench SUITE=NAME [BENCH_OPTIONS=--quick]"; \
 	else $(BIN)/python -m benchmarks $(SUITE) $(BENCH_OPTIONS); fi

@@ -68,6 +68,19 @@ def _prune(parent: Path, keep: Path) -> None:
             continue
 
 
+#: These sources' fingerprint, once computed in this process (``fingerprint``).
+_computed: str | None = None
+
+
+def fingerprint() -> str:
+    """These sources' fingerprint, computed once a process (``default_cache_dir`` made it
+    already when cpkit chose numba's cache folder)."""
+    global _computed
+    if _computed is None:
+        _computed = source_fingerprint()
+    return _computed
+
+
 def default_cache_dir() -> str:
     """A writable cache directory for this version of the sources.
 
@@ -75,11 +88,11 @@ def default_cache_dir() -> str:
     the temporary directory, else a fresh temporary directory.  The chosen directory's time
     stamp is refreshed on every use so that pruning keeps what is still in use.
     """
-    fingerprint = source_fingerprint()
+    key = fingerprint()
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     for parent in (Path(base) / "cpkit" / "numba",
                    Path(tempfile.gettempdir()) / f"cpkit-numba-{os.getuid()}"):
-        candidate = parent / fingerprint
+        candidate = parent / key
         try:
             candidate.mkdir(parents=True, exist_ok=True)
             if not os.access(candidate, os.W_OK):

@@ -29,6 +29,7 @@ from typing import Callable
 import numpy as np
 from numba import njit
 
+from .. import _aot
 from ..errors import InputError
 from ..models.tiling import Puzzle
 
@@ -316,6 +317,10 @@ def _volume_filter_kernel(keep, cell_ptr, cell_idx, shape_of, row_of_shape, rows
     return removed
 
 
+#: The volume filter's kernel, from its extension when built ahead of time (``cpkit._aot``).
+_VOLUME_FILTER = _aot.kernel("volume_filter", _volume_filter_kernel)
+
+
 def volume_filter(puzzle: Puzzle, keep: np.ndarray) -> int:
     """One-shot volume image filter: drop (in ``keep``) every image whose placement leaves an
     open region whose volume no sub-multiset of the other pieces can fill.  Returns how many
@@ -336,8 +341,8 @@ def volume_filter(puzzle: Puzzle, keep: np.ndarray) -> int:
         return 0
     nb_ptr, nb_idx = neighbour_csr(puzzle)
     before = int(tested.sum())
-    _volume_filter_kernel(tested, img.cell_ptr, img.cell_idx, img.shape, space.shape_class,
-                          rows, nb_ptr, nb_idx, puzzle.n_cells)
+    _VOLUME_FILTER(tested, img.cell_ptr, img.cell_idx, img.shape, space.shape_class,
+                   rows, nb_ptr, nb_idx, puzzle.n_cells)
     removed = before - int(tested.sum())
     keep &= tested | ~useful[space.shape_class[img.shape]]
     return removed

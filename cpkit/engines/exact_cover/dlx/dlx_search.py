@@ -19,7 +19,7 @@ import numpy as np
 from ....models.exact_cover import ExactCover
 from ....models.tiling import Puzzle
 from ....result import Figures, Result, Stats
-from .... import sanity
+from .... import _aot, sanity
 from . import dlx_kernel as K
 from . import dlx_sanity
 from ...runtime.driver import drive, reporter
@@ -29,6 +29,11 @@ from ...runtime.jit import warm
 
 ENGINE = "dlx"
 BUFFER = 4096
+
+#: The kernels, from their extensions when built ahead of time (``cpkit._aot``).
+_SEARCH = _aot.kernel("dlx_search", K.search)
+_DESCEND = _aot.kernel("dlx_descend", K.descend)
+_ACTIVE_OPTIONS = _aot.kernel("dlx_active_options", K.active_options)
 
 
 @dataclass(frozen=True)
@@ -199,16 +204,16 @@ class DlxSearch:
         return self.finished, self.solutions - before
 
     def _search(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
-        return K.search(self.llink, self.rlink, self.length, self.need, self.top, self.ulink,
-                        self.dlink, self.row_of, self.heur_of_level, self.heur_kind,
-                        self.heur_key, self.state, self.col_of, self.cur, self.mode,
-                        self.tweak_base, self.tweak_stack, self.chosen, self.fits,
-                        self.counters, self.sol_buf, self.sol_depth, self.store,
-                        max_in_buf, node_budget, np.int64(self.stop_level), self.constraints.cfg,
-                        self.constraints.opt_data, self.constraints.vol_ach,
-                        self.constraints.par_ach, self.constraints.nb_ptr,
-                        self.constraints.nb_idx, self.open_cell, self.fstack, self.fseen,
-                        self.filter_base, self.ftrail)
+        return _SEARCH(self.llink, self.rlink, self.length, self.need, self.top, self.ulink,
+                       self.dlink, self.row_of, self.heur_of_level, self.heur_kind,
+                       self.heur_key, self.state, self.col_of, self.cur, self.mode,
+                       self.tweak_base, self.tweak_stack, self.chosen, self.fits,
+                       self.counters, self.sol_buf, self.sol_depth, self.store,
+                       max_in_buf, node_budget, np.int64(self.stop_level), self.constraints.cfg,
+                       self.constraints.opt_data, self.constraints.vol_ach,
+                       self.constraints.par_ach, self.constraints.nb_ptr,
+                       self.constraints.nb_idx, self.open_cell, self.fstack, self.fseen,
+                       self.filter_base, self.ftrail)
 
     # ------------------------------------------------------------------ subproblem access
     def reset(self) -> None:
@@ -243,7 +248,7 @@ class DlxSearch:
         degree = np.zeros(depth + 1, dtype=np.int64)
         counters = self.counters.copy()
         c = self.constraints
-        status, level = K.descend(
+        status, level = _DESCEND(
             self.llink, self.rlink, self.length, self.need, self.top, self.ulink, self.dlink,
             self.row_of, self.heur_of_level, self.heur_kind, self.heur_key, self.state,
             self.col_of, self.cur, self.mode, self.tweak_base, self.tweak_stack, self.chosen,
@@ -264,8 +269,8 @@ class DlxSearch:
 
     def remaining_options(self) -> np.ndarray:
         """Options still in the matrix: the subproblem below the current placements."""
-        return K.active_options(self.rlink, self.top, self.dlink, self.row_of, self.n_options,
-                                self.n_primary)
+        return _ACTIVE_OPTIONS(self.rlink, self.top, self.dlink, self.row_of, self.n_options,
+                               self.n_primary)
 
     def remaining_need(self) -> np.ndarray:
         """How many more times each primary item (0-based) must be covered."""

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .... import _aot
 from . import fila_kernel as K
 from . import fila_probe_kernel as P
 from .fila_search import MAX_WORDS, WTAGS, FilaPlan, FilaProblem
 from ..tiling_heuristics import FILA_LETTERS, parse_schedule
 from ...runtime.jit import warm
+
+#: The sampling kernel, from its extension when built ahead of time (``cpkit._aot``).
+_SAMPLE = _aot.kernel("fila_sample", P.sample)
 
 #: The letters an estimate can follow.
 LETTERS = "esf"
@@ -106,12 +110,12 @@ class Sampler:
             rand = self._rand[seed, problem.n_pieces] = \
                 np.random.default_rng(seed).random(problem.n_pieces + 1)
         totals = np.zeros(P.N_FIGURES, dtype=np.float64)
-        P.sample(WTAGS[problem.words], problem.n_cells, problem.n_shapes, problem.n_pieces,
-                 problem.width, h_of, problem.heur_kind, below, problem.lmask, problem.lptr,
-                 problem.nonempty, problem.ilsi, problem.nbmask, problem.planes, problem.left,
-                 self.population, rand, self.occ, self.planes, self.left, self.avail,
-                 self.weight, self.kids_occ, self.kids_planes, self.kids_left, self.kids_avail,
-                 self.picks, self.first_pick, self.cand, self.counters, totals)
+        _SAMPLE(WTAGS[problem.words], problem.n_cells, problem.n_shapes, problem.n_pieces,
+                problem.width, h_of, problem.heur_kind, below, problem.lmask, problem.lptr,
+                problem.nonempty, problem.ilsi, problem.nbmask, problem.planes, problem.left,
+                self.population, rand, self.occ, self.planes, self.left, self.avail,
+                self.weight, self.kids_occ, self.kids_planes, self.kids_left, self.kids_avail,
+                self.picks, self.first_pick, self.cand, self.counters, totals)
         return totals
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from ....errors import EngineUnavailable
 from ....models.tiling import Puzzle
 from ....result import Figures, Result, Stats
-from .... import sanity
+from .... import _aot, sanity
 from . import fila_kernel as K
 from . import fila_sanity
 from .fila_lists import build_lists
@@ -35,6 +35,10 @@ from ..tiling_heuristics import (FILA_LETTERS, FIXED_ORDER, Heuristic, Schedule,
     parse_schedule)
 from ...runtime.jit import warm
 from ..tiling_result import by_remaining, raw_result
+
+#: The kernels, from their extensions when built ahead of time (``cpkit._aot``).
+_SEARCH = _aot.kernel("fila_search", K.search)
+_BUILD_LISTS = _aot.kernel("fila_lists", build_lists)
 
 ENGINE = "fila"
 BUFFER = 4096
@@ -243,9 +247,9 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
     extra = {}
     nof = plan.nof
     while True:
-        built = build_lists(WTAGS[w], plan.by_number, is_open, left_by_shape, plan.neighbours,
-                              plan.rank, plan.pof, plan.pof_first, nof, image_ids,
-                              images.shape, images.cell_ptr, images.cell_idx, MAX_ENTRIES)
+        built = _BUILD_LISTS(WTAGS[w], plan.by_number, is_open, left_by_shape, plan.neighbours,
+                             plan.rank, plan.pof, plan.pof_first, nof, image_ids,
+                             images.shape, images.cell_ptr, images.cell_idx, MAX_ENTRIES)
         if built[0] >= 0 or not nof:
             break
         nof = False
@@ -346,12 +350,12 @@ class FilaSearch:
 
     def _run(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
         pr = self.problem
-        return K.search(self.wtag, pr.n_cells, pr.n_shapes, pr.n_pieces, pr.width,
-                        pr.heur_of_level, pr.heur_kind, pr.e_below, pr.lmask, pr.limg, pr.lptr,
-                        pr.nonempty, pr.ilsi, pr.nbmask, pr.order, self.left,
-                        self.occ_stack, self.planes, self.lv, self.chosen, self.attempts, self.fits,
-                        self.cand, self.state, self.counters, self.sol_buf, self.store,
-                        max_in_buf, node_budget, self.path)
+        return _SEARCH(self.wtag, pr.n_cells, pr.n_shapes, pr.n_pieces, pr.width,
+                       pr.heur_of_level, pr.heur_kind, pr.e_below, pr.lmask, pr.limg, pr.lptr,
+                       pr.nonempty, pr.ilsi, pr.nbmask, pr.order, self.left,
+                       self.occ_stack, self.planes, self.lv, self.chosen, self.attempts, self.fits,
+                       self.cand, self.state, self.counters, self.sol_buf, self.store,
+                       max_in_buf, node_budget, self.path)
 
     def _check(self) -> None:
         """The sanity check of the state between two kernel calls (``fila_sanity``)."""
