@@ -258,7 +258,11 @@ def build(warm: Callable[[], None], names: list[str] | None = None,
         warm()
     finally:
         _jit_only = False
-    here.mkdir(parents=True, exist_ok=True)
+    try:
+        here.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        say(f"kernels not built ahead of time ({e}); the JIT kernels serve")
+        return []
     kernels: dict[str, list[dict[str, Any]]] = {}
     start = time.perf_counter()
     for name in names:
@@ -271,15 +275,15 @@ def build(warm: Callable[[], None], names: list[str] | None = None,
             cc.output_dir = str(here)
             cc.target_cpu = "host"
             cc.verbose = False
-            cc.export(export, cres.signature)(dispatcher.py_func)
             try:
+                args = [describe(t) for t in sig]
+                cc.export(export, cres.signature)(dispatcher.py_func)
                 cc.compile()
             except Exception as e:      # no compiler, no Python headers, a typing quirk
                 say(f"kernel {export} not built ahead of time ({type(e).__name__}: "
                     f"{str(e).splitlines()[0] if str(e) else ''}); its JIT kernel serves")
                 continue
-            kernels.setdefault(name, []).append(
-                {"name": export, "args": [describe(t) for t in sig]})
+            kernels.setdefault(name, []).append({"name": export, "args": args})
     manifest = {"fingerprint": sources, "suffix": _suffix(), "kernels": kernels}
     (here / MANIFEST).write_text(json.dumps(manifest, indent=1))
     global _manifest
