@@ -13,7 +13,8 @@ What.  ``KERNELS`` names each kernel by its module and function.  ``build`` runs
 warm-ups (so the argument types are a real run's), then compiles every signature numba made
 for each kernel into an extension of its own (one extension for all of them failed to type
 DLX's search), and writes ``manifest.json`` beside them: the sources' fingerprint and each
-export's argument types.  ``kernel(name, jitted)`` gives a callable that runs the extension
+export's argument types (and the processor's key: the extensions are built for it).
+``kernel(name, jitted)`` gives a callable that runs the extension
 when the manifest belongs to these sources and the arguments are exactly the types it was
 built for, and the JIT kernel otherwise.  The check is not optional: an extension reads its
 arrays as the types it was built for, whatever they are (an int64 array passed where it was
@@ -31,6 +32,7 @@ numba to load a kernel).
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -201,7 +203,7 @@ def _read_manifest() -> dict[str, Any]:
         except (OSError, ValueError):
             data = {}
         if data.get("fingerprint") == fingerprint() and \
-                data.get("suffix") == _suffix():
+                data.get("suffix") == _suffix() and data.get("machine") == machine():
             _manifest = data
     return _manifest
 
@@ -225,6 +227,18 @@ def _load(name: str) -> list[tuple[list[Any], Callable[..., Any]]]:
 
 def _suffix() -> str:
     return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+
+
+def machine() -> str:
+    """A key of this machine's processor, as numba's cache keys its machine code: LLVM's name
+    for it and its features.  The extensions are built for the processor they are built on,
+    and a cache folder can be shared between machines (a home directory on a cluster):
+    another processor's could stop on an illegal instruction.  (``llvmlite`` is loaded with
+    numba, which the engines import; ``/proc/cpuinfo`` took 6-12 ms to read here.)"""
+    from llvmlite import binding
+
+    key = f"{binding.get_host_cpu_name()}|{binding.get_host_cpu_features().flatten()}"
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def kernel(name: str, jitted: Callable[..., Any]) -> Kernel:
@@ -284,7 +298,8 @@ def build(warm: Callable[[], None], names: list[str] | None = None,
                     f"{str(e).splitlines()[0] if str(e) else ''}); its JIT kernel serves")
                 continue
             kernels.setdefault(name, []).append({"name": export, "args": args})
-    manifest = {"fingerprint": sources, "suffix": _suffix(), "kernels": kernels}
+    manifest = {"fingerprint": sources, "suffix": _suffix(), "machine": machine(),
+                "kernels": kernels}
     (here / MANIFEST).write_text(json.dumps(manifest, indent=1))
     global _manifest
     _manifest = None

@@ -62,11 +62,19 @@ def test_no_extension_is_used_under_bounds_checking_or_when_turned_off(monkeypat
     assert not _aot.enabled()
 
 
-def test_a_manifest_of_other_sources_is_not_read(own_folder):
+@pytest.mark.parametrize("other", ["fingerprint", "machine"])
+def test_a_manifest_of_other_sources_or_another_machine_is_not_read(own_folder, monkeypatch,
+                                                                    other):
     own_folder.mkdir()
-    (own_folder / _aot.MANIFEST).write_text(json.dumps(
-        {"fingerprint": "not these sources", "suffix": _aot._suffix(),
-         "kernels": {"dlx_active_options": [{"name": "dlx_active_options_0", "args": []}]}}))
+    manifest = {"fingerprint": _aot.fingerprint(), "suffix": _aot._suffix(),
+                "machine": _aot.machine(),
+                "kernels": {"dlx_active_options": [{"name": "dlx_active_options_0",
+                                                    "args": []}]}}
+    (own_folder / _aot.MANIFEST).write_text(json.dumps(manifest))
+    assert _aot._read_manifest() == manifest
+    monkeypatch.setattr(_aot, "_manifest", None)
+    manifest[other] = "another"
+    (own_folder / _aot.MANIFEST).write_text(json.dumps(manifest))
     assert _aot._read_manifest() == {}
     assert _aot.Kernel("dlx_active_options", dlx_kernel.active_options).built() == []
 
