@@ -15,11 +15,13 @@ from .fila import fila_probe, fila_search
 
 
 def warm() -> None:
-    """Every kernel of ``_aot.KERNELS`` called once through its JIT version."""
+    """Every kernel of ``_aot.KERNELS`` called once through its JIT version: the warm-ups
+    themselves, not ``jit_seconds``, which runs each once a process and not at all after a
+    run that took the extensions (their JIT kernels would then have no signature to build)."""
     tiling_filters.warm_up()
-    dlx_search.jit_seconds()
-    fila_search.jit_seconds(1)
-    fila_probe.jit_seconds()
+    dlx_search._warm_up()
+    fila_search._warm_up(1)
+    fila_probe._warm_up()
 
 
 if __name__ == "__main__":
