@@ -14,9 +14,9 @@ warm-ups (so the argument types are a real run's), then compiles every signature
 for each kernel into an extension of its own (one extension for all of them failed to type
 DLX's search), and writes ``manifest.json`` beside them: the sources' fingerprint and each
 export's argument types (and the processor's key: the extensions are built for it).
-``kernel(name, jitted)`` gives a callable that runs the extension
-when the manifest belongs to these sources and the arguments are exactly the types it was
-built for, and the JIT kernel otherwise.  The check is not optional: an extension reads its
+``kernel(name, jitted)`` gives a callable that runs the extension when the manifest belongs
+to these sources and this processor and the arguments are exactly the types it was built
+for, and the JIT kernel otherwise.  The check is not optional: an extension reads its
 arrays as the types it was built for, whatever they are (an int64 array passed where it was
 built for int32 crashed the interpreter), where the JIT kernel would compile another version.
 
