@@ -14,7 +14,7 @@ warm-ups (so the argument types are a real run's), then compiles every signature
 for each kernel into an extension of its own (one extension for all of them failed to type
 DLX's search), and writes ``manifest.json`` beside them: the sources' fingerprint and each
 export's argument types (and the processor's key: the extensions are built for it).
-``kernel(name, jitted)`` gives a callable that runs the extension when the manifest belongs
+``Kernel(name, jitted)`` is a callable that runs the extension when the manifest belongs
 to these sources and this processor and the arguments are exactly the types it was built
 for, and the JIT kernel otherwise.  The check is not optional: an extension reads its
 arrays as the types it was built for, whatever they are (an int64 array passed where it was
@@ -64,10 +64,9 @@ PREFIX = "_cpkit_aot_"
 
 
 def folder() -> Path:
-    """Where the extensions of these sources live: beside numba's cache."""
-    base = os.environ.get("NUMBA_CACHE_DIR") or os.path.join(
-        os.path.expanduser("~"), ".cache", "cpkit")
-    return Path(base) / "aot"
+    """Where the extensions of these sources live: beside numba's cache (``cpkit/__init__``
+    sets ``NUMBA_CACHE_DIR`` before anything of cpkit runs)."""
+    return Path(os.environ["NUMBA_CACHE_DIR"]) / "aot"
 
 
 def enabled() -> bool:
@@ -239,11 +238,6 @@ def machine() -> str:
 
     key = f"{binding.get_host_cpu_name()}|{binding.get_host_cpu_features().flatten()}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
-
-
-def kernel(name: str, jitted: Callable[..., Any]) -> Kernel:
-    """The callable for kernel ``name`` of ``KERNELS`` (``jitted``: its JIT kernel)."""
-    return Kernel(name, jitted)
 
 
 # ----------------------------------------------------------------------------- building

@@ -318,7 +318,7 @@ def _volume_filter_kernel(keep, cell_ptr, cell_idx, shape_of, row_of_shape, rows
 
 
 #: The volume filter's kernel, from its extension when built ahead of time (``cpkit._aot``).
-_VOLUME_FILTER = _aot.kernel("volume_filter", _volume_filter_kernel)
+_VOLUME_FILTER = _aot.Kernel("volume_filter", _volume_filter_kernel)
 
 
 def volume_filter(puzzle: Puzzle, keep: np.ndarray) -> int:

@@ -31,9 +31,9 @@ ENGINE = "dlx"
 BUFFER = 4096
 
 #: The kernels, from their extensions when built ahead of time (``cpkit._aot``).
-_SEARCH = _aot.kernel("dlx_search", K.search)
-_DESCEND = _aot.kernel("dlx_descend", K.descend)
-_ACTIVE_OPTIONS = _aot.kernel("dlx_active_options", K.active_options)
+_SEARCH = _aot.Kernel("dlx_search", K.search)
+_DESCEND = _aot.Kernel("dlx_descend", K.descend)
+_ACTIVE_OPTIONS = _aot.Kernel("dlx_active_options", K.active_options)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from ..tiling_heuristics import FILA_LETTERS, parse_schedule
 from ...runtime.jit import warm
 
 #: The sampling kernel, from its extension when built ahead of time (``cpkit._aot``).
-_SAMPLE = _aot.kernel("fila_sample", P.sample)
+_SAMPLE = _aot.Kernel("fila_sample", P.sample)
 
 #: The letters an estimate can follow.
 LETTERS = "esf"

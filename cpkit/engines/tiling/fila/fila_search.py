@@ -37,8 +37,8 @@ from ...runtime.jit import warm
 from ..tiling_result import by_remaining, raw_result
 
 #: The kernels, from their extensions when built ahead of time (``cpkit._aot``).
-_SEARCH = _aot.kernel("fila_search", K.search)
-_BUILD_LISTS = _aot.kernel("fila_lists", build_lists)
+_SEARCH = _aot.Kernel("fila_search", K.search)
+_BUILD_LISTS = _aot.Kernel("fila_lists", build_lists)
 
 ENGINE = "fila"
 BUFFER = 4096
