@@ -2,19 +2,21 @@
 calls, built once per version of the sources into extension modules that a run loads without
 asking numba to load or compile anything.
 
-Why.  A whole ``cpkit tile`` process on the 10 x 6 pentominoes takes about 0.6 s, of which
-numba's loading of the seven cached kernels the run calls is about 0.09 s (numba sets up its
+Why.  A whole ``cpkit tile`` process on the 10 x 6 pentominoes took about 0.6 s, of which
+numba's loading of the seven cached kernels the run calls was about 0.09 s (numba sets up its
 target for the first, then 6-8 ms each) and the search 0.09 s.  Taken from extensions built by
 numba's ``pycc`` from the very same functions, the loading is about 0.009 s, the search as
-fast, the counts and nodes the same (CHANGELOG, 2026-12-05).  What is left of the start-up is
-mostly ``import numba`` (0.22 s), which the engines' modules still make.
+fast, the counts and nodes the same (CHANGELOG, 2026-12-05).  And a process whose kernels all
+come from extensions never imports numba (0.15-0.2 s of the start): the engines' Python side
+reads its constants from layout modules and finds its JIT kernels through ``KERNELS`` only
+when a call needs one.
 
 What.  ``KERNELS`` names each kernel by its module and function.  ``build`` runs the engines'
 warm-ups (so the argument types are a real run's), then compiles every signature numba made
 for each kernel into an extension of its own (one extension for all of them failed to type
 DLX's search), and writes ``manifest.json`` beside them: the sources' fingerprint and each
 export's argument types (and the processor's key: the extensions are built for it).
-``Kernel(name, jitted)`` is a callable that runs the extension when the manifest belongs
+``Kernel(name)`` is a callable that runs the extension when the manifest belongs
 to these sources and this processor and the arguments are exactly the types it was built
 for, and the JIT kernel otherwise.  The check is not optional: an extension reads its
 arrays as the types it was built for, whatever they are (an int64 array passed where it was
@@ -26,8 +28,8 @@ on sources changed since the build, and wherever ``pycc`` or a C compiler is mis
 then says so and builds nothing).  ``make`` builds the extensions (``python -m
 cpkit.engines.tiling.tiling_ahead``); a build for sources already built does nothing.
 
-This module must not import numba at import time (a run that finds its extensions never needs
-numba to load a kernel).
+This module must not import numba at import time, nor may the modules of a default tiling
+run (``tests/test_aot.py`` checks that such a run leaves it unimported).
 """
 
 from __future__ import annotations
@@ -50,13 +52,14 @@ from ._numba_cache import fingerprint
 
 #: The kernels a default tiling run calls from Python: name -> (module, function).
 KERNELS: dict[str, tuple[str, str]] = {
-    "volume_filter": ("cpkit.propagators.tiling_filters", "_volume_filter_kernel"),
+    "volume_filter": ("cpkit.propagators.tiling_filter_kernels", "volume_filter_kernel"),
     "dlx_search": ("cpkit.engines.exact_cover.dlx.dlx_kernel", "search"),
     "dlx_descend": ("cpkit.engines.exact_cover.dlx.dlx_kernel", "descend"),
     "dlx_active_options": ("cpkit.engines.exact_cover.dlx.dlx_kernel", "active_options"),
     "fila_search": ("cpkit.engines.tiling.fila.fila_kernel", "search"),
     "fila_lists": ("cpkit.engines.tiling.fila.fila_lists", "build_lists"),
     "fila_sample": ("cpkit.engines.tiling.fila.fila_probe_kernel", "sample"),
+    "hybrid_run": ("cpkit.engines.tiling.hybrid.hybrid_kernel", "run"),
 }
 
 MANIFEST = "manifest.json"
@@ -85,8 +88,9 @@ _jit_only = False
 # ----------------------------------------------------------------------------- argument types
 def describe(numba_type: Any) -> Any:
     """An argument type as the manifest keeps it: ``["array", dtype, ndim, writeable]``
-    (C-contiguous, aligned), ``["tuple", n]`` (of integers), ``"int"``, ``"bool"`` or
-    ``"float"``."""
+    (C-contiguous, aligned), ``["tuple", n]`` (of integers), ``["items", [type, ...]]`` (a
+    tuple of these types: the subproblem the hybrid's loop carries between calls), ``"int"``,
+    ``"bool"`` or ``"float"``."""
     from numba import types
 
     if isinstance(numba_type, types.Array):
@@ -96,6 +100,8 @@ def describe(numba_type: Any) -> Any:
                 bool(numba_type.mutable)]
     if isinstance(numba_type, types.UniTuple) and isinstance(numba_type.dtype, types.Integer):
         return ["tuple", numba_type.count]
+    if isinstance(numba_type, types.BaseTuple):
+        return ["items", [describe(t) for t in numba_type.types]]
     if isinstance(numba_type, types.Boolean):
         return "bool"
     if isinstance(numba_type, types.Integer):
@@ -119,11 +125,13 @@ def _checks(spec: list[Any]) -> Callable[[tuple[Any, ...]], bool]:
     """A check of a call's arguments against ``spec``, made once per export: a few hundred
     nanoseconds an argument (a call of FILA's estimates has 33), where the choice of a tiling
     run calls the kernels about a thousand times."""
-    kinds = []
+    kinds: list[tuple[int, Any, int, int]] = []
     for want in spec:
         if isinstance(want, list) and want[0] == "array":
             flags = _C_CONTIGUOUS | _ALIGNED | (_WRITEABLE if want[3] else 0)
             kinds.append((0, np.dtype(want[1]).num, want[2], flags))
+        elif isinstance(want, list) and want[0] == "items":
+            kinds.append((5, _checks(want[1]), 0, 0))
         elif isinstance(want, list):
             kinds.append((1, want[1], 0, 0))
         else:
@@ -150,6 +158,9 @@ def _checks(spec: list[Any]) -> Callable[[tuple[Any, ...]], bool]:
                 if type(arg) is not tuple or len(arg) != a or \
                         not all(isinstance(x, (int, integer)) for x in arg):
                     return False
+            elif kind == 5:
+                if type(arg) is not tuple or not a(arg):
+                    return False
             elif not isinstance(arg, (float, int, floating, integer)):
                 return False
         return True
@@ -160,19 +171,35 @@ def _checks(spec: list[Any]) -> Callable[[tuple[Any, ...]], bool]:
 # ----------------------------------------------------------------------------- loading
 class Kernel:
     """A kernel called from Python: its extension for arguments of a type built ahead, the JIT
-    kernel (``jitted``) for any other."""
+    kernel (``jitted``: by default ``KERNELS[name]``, imported only when first called, so that
+    a run its extensions serve never imports numba) for any other."""
 
-    def __init__(self, name: str, jitted: Callable[..., Any]):
+    def __init__(self, name: str, jitted: Callable[..., Any] | None = None):
         self.name = name
-        self.jitted = jitted
+        self._jitted = jitted
         self._built: list[tuple[list[Any], Callable[..., Any]]] | None = None
         self._checked: list[tuple[Callable[[tuple[Any, ...]], bool], Callable[..., Any]]] = []
+
+    @property
+    def jitted(self) -> Callable[..., Any]:
+        """The JIT kernel (its module imported on first use)."""
+        if self._jitted is None:
+            module, function = KERNELS[self.name]
+            self._jitted = getattr(importlib.import_module(module), function)
+        return self._jitted
 
     def built(self) -> list[tuple[list[Any], Callable[..., Any]]]:
         """The extensions of this kernel: (argument types, function), loaded on first use."""
         if self._built is None:
             self.take(_load(self.name))
         return self._built
+
+    def ahead(self) -> list[list[Any]]:
+        """The argument types its extensions take in this process (none where they are not
+        used: under bounds checking, ``CPKIT_AOT=0``, or not built for these sources)."""
+        if not ENABLED or _jit_only:
+            return []
+        return [spec for spec, _ in self.built()]
 
     def take(self, exports: list[tuple[list[Any], Callable[..., Any]]]) -> None:
         """Use ``exports`` (argument types, function) as this kernel's extensions."""
@@ -229,15 +256,25 @@ def _suffix() -> str:
 
 
 def machine() -> str:
-    """A key of this machine's processor, as numba's cache keys its machine code: LLVM's name
-    for it and its features.  The extensions are built for the processor they are built on,
-    and a cache folder can be shared between machines (a home directory on a cluster):
-    another processor's could stop on an illegal instruction.  (``llvmlite`` is loaded with
-    numba, which the engines import; ``/proc/cpuinfo`` took 6-12 ms to read here.)"""
-    from llvmlite import binding
+    """A key of this machine's processor: the extensions are built for the processor they are
+    built on (``target_cpu = "host"``), and a cache folder can be shared between machines (a
+    home directory on a cluster), where another processor's could stop on an illegal
+    instruction.  The kernel's own description of the processor and its features, where it
+    has one (Linux: ``/sys/devices/system/cpu/modalias``, 0.1 ms to read), else LLVM's name
+    for it and its features (loading ``llvmlite`` for them took 35 ms, as much as the rest of
+    the kernels' loading)."""
+    try:
+        with open(MODALIAS) as fh:
+            key = fh.read()
+    except OSError:
+        from llvmlite import binding
 
-    key = f"{binding.get_host_cpu_name()}|{binding.get_host_cpu_features().flatten()}"
+        key = f"{binding.get_host_cpu_name()}|{binding.get_host_cpu_features().flatten()}"
     return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+#: The processor's type and features, as Linux describes them to module loaders.
+MODALIAS = "/sys/devices/system/cpu/modalias"
 
 
 # ----------------------------------------------------------------------------- building

@@ -23,7 +23,7 @@ import importlib.machinery
 import os
 import sys
 from types import ModuleType
-from typing import Iterator
+from typing import Callable, Iterator
 
 #: numba's configuration file, read from the current folder (numba.core.config).
 NUMBA_CONFIG_FILE = ".numba_config.yaml"
@@ -62,6 +62,10 @@ class _HidingLoader(importlib.abc.Loader):
     def exec_module(self, module: ModuleType) -> None:
         with missing(hidden_while_importing()):
             self.loader.exec_module(module)
+        callbacks = list(_after)
+        _after.clear()
+        for callback in callbacks:
+            callback()
 
 
 class _NumbaFinder(importlib.abc.MetaPathFinder):
@@ -78,6 +82,19 @@ class _NumbaFinder(importlib.abc.MetaPathFinder):
 
 
 _FINDER = _NumbaFinder()
+#: Called once numba's import is done (``after_import``).
+_after: list[Callable[[], None]] = []
+
+
+def after_import(callback: Callable[[], None]) -> Callable[[], None]:
+    """Have ``callback`` called once numba is imported (now if it is); returns a function
+    that cancels it if it has not run."""
+    if "numba" in sys.modules:
+        callback()
+        return lambda: None
+    install()
+    _after.append(callback)
+    return lambda: _after.remove(callback) if callback in _after else None
 
 
 def install() -> None:

@@ -124,14 +124,15 @@ def test_a_default_run_counts_with_every_kernel_built_ahead(own_folder):
     """Every kernel of ``_aot.KERNELS`` built into an empty folder (about 40 s of ``pycc``),
     then the 10 x 6 pentominoes counted by the default engine in a fresh process (in this one
     the hybrid's compiled hand-over loop may be loaded already, and it calls DLX and FILA
-    itself): 2,339 solutions, every kernel answered by its extension at least once."""
+    itself): 2,339 solutions, every kernel answered by its extension at least once, and
+    numba never imported (its import was a third of the process's start)."""
     pytest.importorskip("numba.pycc")
     from cpkit.engines.tiling import tiling_ahead
 
     if not _aot.build(tiling_ahead.warm, quiet=True):
         pytest.skip("no C compiler or Python headers for numba's pycc here")
     script = f"""
-import json
+import json, sys
 from cpkit import _aot, count
 from cpkit.io.polycube import read_polycube
 calls, usual = set(), _aot._load
@@ -144,7 +145,7 @@ def counted(name):
     return [(spec, wrap(fn)) for spec, fn in usual(name)]
 _aot._load = counted
 n = count(read_polycube({str(TILING / "pentominoes_10x6.txt")!r})[0], workers=1)
-print(json.dumps([n, sorted(calls)]))
+print(json.dumps([n, sorted(calls), "numba" in sys.modules, "llvmlite" in sys.modules]))
 """
     env = dict(os.environ, NUMBA_CACHE_DIR=str(own_folder.parent))
     env.pop("CPKIT_AOT", None)
@@ -152,6 +153,7 @@ print(json.dumps([n, sorted(calls)]))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
-    n, called = json.loads(done.stdout.strip().splitlines()[-1])
+    n, called, numba, llvmlite = json.loads(done.stdout.strip().splitlines()[-1])
     assert n == 2339
     assert called == sorted(_aot.KERNELS)
+    assert not numba and not llvmlite

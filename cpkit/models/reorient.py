@@ -24,7 +24,7 @@ import numpy as np
 
 from .geometry import (Cell, bounds_under, canonical, normalize, sorted_cells, stacked,
                        transform)
-from .symmetry import RedundancyPlan, Symmetry, row_keys
+from .symmetry import RedundancyPlan, Symmetry, distinct_ints, row_keys
 from .tiling import Piece, Placement, Puzzle, Tiling
 
 
@@ -232,7 +232,7 @@ def correspond(first: Puzzle, first_turn: Turn, other: Puzzle, other_turn: Turn
     shape_map = np.array([shape_in_first[s.names[0]] for s in other.shapes], dtype=np.int32)
     a, b = first.images, other.images
     image_of = np.full(len(b), -1, dtype=np.int64)
-    for size in np.unique(np.diff(b.cell_ptr)):
+    for size in distinct_ints(np.diff(b.cell_ptr)):
         ids_b = np.flatnonzero(np.diff(b.cell_ptr) == size)
         ids_a = np.flatnonzero(np.diff(a.cell_ptr) == size)
         rows_a = np.sort(a.cell_idx[a.cell_ptr[ids_a][:, None] + np.arange(size)], axis=1)

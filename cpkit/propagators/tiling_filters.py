@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from numba import njit
 
 from .. import _aot
 from ..errors import InputError
@@ -260,65 +259,8 @@ def parity_infeasible(puzzle: Puzzle) -> bool:
     return not space.can(space.row(space.ccount), region_parity(puzzle))
 
 
-# ---------------------------------------------------------------------- flood fill (numba)
-@njit(cache=True, _nrt=False)
-def volumes_ok(open_cell, nb_ptr, nb_idx, achievable_row, stack, seen):
-    """Flood-fill the open cells; False as soon as a region's volume is not achievable.
-
-    ``open_cell`` (uint8) marks open cells; ``stack`` and ``seen`` are scratch arrays of the
-    number of cells (``seen`` is returned cleared).
-    """
-    n = open_cell.shape[0]
-    ok = True
-    for start in range(n):
-        if open_cell[start] == 0 or seen[start] != 0:
-            continue
-        top = 0
-        stack[top] = start
-        top += 1
-        seen[start] = 1
-        volume = 0
-        while top > 0:
-            top -= 1
-            c = stack[top]
-            volume += 1
-            for k in range(nb_ptr[c], nb_ptr[c + 1]):
-                d = nb_idx[k]
-                if open_cell[d] != 0 and seen[d] == 0:
-                    seen[d] = 1
-                    stack[top] = d
-                    top += 1
-        if achievable_row[volume] == 0:
-            ok = False
-            break
-    for c in range(n):
-        seen[c] = 0
-    return ok
-
-
-@njit(cache=True)
-def _volume_filter_kernel(keep, cell_ptr, cell_idx, shape_of, row_of_shape, rows, nb_ptr,
-                          nb_idx, n_cells):
-    open_cell = np.ones(n_cells, dtype=np.uint8)
-    stack = np.zeros(n_cells, dtype=np.int32)
-    seen = np.zeros(n_cells, dtype=np.uint8)
-    removed = 0
-    for i in range(keep.shape[0]):
-        if not keep[i]:
-            continue
-        for k in range(cell_ptr[i], cell_ptr[i + 1]):
-            open_cell[cell_idx[k]] = 0
-        if not volumes_ok(open_cell, nb_ptr, nb_idx, rows[row_of_shape[shape_of[i]]], stack,
-                          seen):
-            keep[i] = False
-            removed += 1
-        for k in range(cell_ptr[i], cell_ptr[i + 1]):
-            open_cell[cell_idx[k]] = 1
-    return removed
-
-
 #: The volume filter's kernel, from its extension when built ahead of time (``cpkit._aot``).
-_VOLUME_FILTER = _aot.Kernel("volume_filter", _volume_filter_kernel)
+_VOLUME_FILTER = _aot.Kernel("volume_filter")
 
 
 def volume_filter(puzzle: Puzzle, keep: np.ndarray) -> int:
@@ -379,77 +321,6 @@ def parity_filter(puzzle: Puzzle, keep: np.ndarray) -> int:
 
 
 # ---------------------------------------------------------------------- fit filter
-@njit(cache=True)
-def _overlaps(masks, i, j):
-    for w in range(masks.shape[1]):
-        if masks[i, w] & masks[j, w]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _fit_pass(keep, masks, cells_of_image_ptr, cells_of_image, images_of_cell_ptr,
-              images_of_cell, shape_of, need, n_cells, n_shapes):
-    """One pass of the fit filter over the kept images; returns how many it removed.
-
-    ``masks[i]`` is image i's cell bitset (uint64 words).  Image i is removed if, with i placed,
-    some other open cell has no kept image disjoint from i (of a shape still needed), or some
-    shape still needed has fewer disjoint kept images than it still needs.
-    """
-    removed = 0
-    n_images = keep.shape[0]
-    disjoint_count = np.zeros(n_shapes, dtype=np.int64)
-    in_image = np.zeros(n_cells, dtype=np.uint8)
-    for i in range(n_images):
-        if not keep[i]:
-            continue
-        si = shape_of[i]
-        for k in range(cells_of_image_ptr[i], cells_of_image_ptr[i + 1]):
-            in_image[cells_of_image[k]] = 1
-        ok = True
-        # Every open cell needs a compatible image.
-        for c in range(n_cells):
-            if in_image[c]:
-                continue
-            found = False
-            for k in range(images_of_cell_ptr[c], images_of_cell_ptr[c + 1]):
-                j = np.int64(images_of_cell[k])   # int64, like the second call's
-                if not keep[j] or j == i:
-                    continue
-                if shape_of[j] == si and need[si] == 1:
-                    continue
-                if not _overlaps(masks, i, j):
-                    found = True
-                    break
-            if not found:
-                ok = False
-                break
-        if ok:
-            # Every shape still needed must have enough compatible images.
-            for s in range(n_shapes):
-                disjoint_count[s] = 0
-            for j in range(n_images):
-                if not keep[j] or j == i:
-                    continue
-                sj = shape_of[j]
-                remaining = need[sj] - (1 if sj == si else 0)
-                if remaining <= 0 or disjoint_count[sj] >= remaining:
-                    continue
-                if not _overlaps(masks, i, j):
-                    disjoint_count[sj] += 1
-            for s in range(n_shapes):
-                remaining = need[s] - (1 if s == si else 0)
-                if disjoint_count[s] < remaining:
-                    ok = False
-                    break
-        for k in range(cells_of_image_ptr[i], cells_of_image_ptr[i + 1]):
-            in_image[cells_of_image[k]] = 0
-        if not ok:
-            keep[i] = False
-            removed += 1
-    return removed
-
-
 def image_masks(puzzle: Puzzle) -> np.ndarray:
     """uint64[n_images, words]: the cell bitset of every image."""
     img = puzzle.images
@@ -475,6 +346,8 @@ def fit_filter(puzzle: Puzzle, keep: np.ndarray, max_passes: int | None = None,
                between: Callable[[], None] = lambda: None) -> tuple[int, int]:
     """Fit filter, repeated until nothing changes (or ``max_passes``); ``between`` is called
     before each pass (it may raise to end the set-up).  Returns (removed, passes)."""
+    from .tiling_filter_kernels import fit_pass    # the JIT kernel: the filter is off by default
+
     img = puzzle.images
     masks = image_masks(puzzle)
     cptr, cimg = images_of_cells(puzzle)
@@ -484,7 +357,7 @@ def fit_filter(puzzle: Puzzle, keep: np.ndarray, max_passes: int | None = None,
     while max_passes is None or passes < max_passes:
         between()
         passes += 1
-        removed = int(_fit_pass(keep, masks, img.cell_ptr, img.cell_idx, cptr, cimg, img.shape,
+        removed = int(fit_pass(keep, masks, img.cell_ptr, img.cell_idx, cptr, cimg, img.shape,
                                 need, puzzle.n_cells, len(puzzle.shapes)))
         total += removed
         if removed == 0:

@@ -205,7 +205,7 @@ def test_open_neighbour_counts_follow_the_search(tiling_instance, name, heuristi
     for _ in range(3000):
         level = search.level
         if level < problem.n_pieces and \
-                problem.heur_kind[problem.heur_of_level[level]] == fila.K.HK_NEIGHBOURS:
+                problem.heur_kind[problem.heur_of_level[level]] == fila.L.HK_NEIGHBOURS:
             counts = open_neighbour_counts(search, level)
             assert counts == {v: sum(u in counts for u in neighbours[v]) for v in counts}
             checked += 1
@@ -346,11 +346,11 @@ def test_each_image_list_holds_the_images_its_set_stands_for(puzzle, heuristic, 
     usable = [i for i, cs in cells_of.items() if all(is_open[c] for c in cs)]
     for h in range(len(plan.kinds)):
         for v in range(V):
-            row = pr.ilsi[(h * V + v) * fila.K.IL_SIZE:(h * V + v + 1) * fila.K.IL_SIZE]
-            unknown = [int(pr.cells[u]) for u in row[fila.K.IL_NB:fila.K.IL_NB + row[fila.K.IL_N]]]
+            row = pr.ilsi[(h * V + v) * fila.L.IL_SIZE:(h * V + v + 1) * fila.L.IL_SIZE]
+            unknown = [int(pr.cells[u]) for u in row[fila.L.IL_NB:fila.L.IL_NB + row[fila.L.IL_N]]]
             for z in range(1 << len(unknown)):
                 occupied = {c for t, c in enumerate(unknown) if z >> t & 1}
-                st_ = row[fila.K.IL_FIRST] + z
+                st_ = row[fila.L.IL_FIRST] + z
                 for q, g in enumerate(shapes):
                     want = [i for i in usable
                             if img.shape[i] == g and not occupied & set(cells_of[i])

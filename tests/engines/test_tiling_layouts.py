@@ -1,5 +1,5 @@
 """The tiling kernels' declared layouts (DLX's state, counters and configuration; FILA's state,
-counters, level and ilsi rows; the FILA estimates' figures): distinct, in range, gapless, bound
+counters, level and ilsi rows; the FILA estimates' figures; the hybrid loop's state): distinct, in range, gapless, bound
 as the module constants the kernels read, and the sizes the searches allocate."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from cpkit.engines.exact_cover.dlx import dlx_kernel, dlx_layout
 from cpkit.engines.tiling.fila import fila_kernel, fila_layout, fila_probe_kernel
+from cpkit.engines.tiling.hybrid import hybrid_kernel, hybrid_layout
 
 #: (layout, the module that declares it, the kernel module that reads it, its size's name)
 LAYOUTS = [
@@ -19,7 +20,8 @@ LAYOUTS = [
     (fila_layout.COUNTERS, fila_layout, fila_kernel, "COUNTERS_SIZE"),
     (fila_layout.LEVEL, fila_layout, fila_kernel, "LV_SIZE"),
     (fila_layout.ILSI_ROW, fila_layout, fila_kernel, "IL_SIZE"),
-    (fila_probe_kernel.FIGURES, fila_probe_kernel, fila_probe_kernel, "N_FIGURES"),
+    (fila_layout.FIGURES, fila_layout, fila_probe_kernel, "N_FIGURES"),
+    (hybrid_layout.HYBRID, hybrid_layout, hybrid_kernel, "H_SIZE"),
 ]
 
 

@@ -50,13 +50,13 @@ FIT_SCRIPT = r"""
 import json, sys
 import cpkit
 from cpkit.engines.runtime import jit
-from cpkit.propagators import tiling_filters
+from cpkit.propagators import tiling_filter_kernels
 
 puzzle = cpkit.load(sys.argv[1])
 off = cpkit.solve(puzzle, engine="dlx", count_only=True)
-loaded_off = jit.is_warm("fit filter"), len(tiling_filters._fit_pass.overloads)
+loaded_off = jit.is_warm("fit filter"), len(tiling_filter_kernels.fit_pass.overloads)
 on = cpkit.solve(puzzle, engine="dlx", count_only=True, fit_filter=True)
-loaded_on = jit.is_warm("fit filter"), len(tiling_filters._fit_pass.overloads)
+loaded_on = jit.is_warm("fit filter"), len(tiling_filter_kernels.fit_pass.overloads)
 print(json.dumps([off.count, on.count, loaded_off, loaded_on]))
 """
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cpkit.models.polyforms import PENTOMINOES
-from cpkit.models.symmetry import (canonical_tiling_key, image_permutation, plan_redundancy,
-                                   puzzle_symmetries)
+from cpkit.models.symmetry import (canonical_tiling_key, distinct_ints, image_permutation,
+                                   plan_redundancy, puzzle_symmetries)
 from cpkit.models.tiling import Piece, Puzzle
 from cpkit.engines.exact_cover.dlx import dlx_search as dlx
 from cpkit.engines.dispatch import solve
@@ -113,3 +114,9 @@ def test_solutions_up_to_symmetry_are_pairwise_inequivalent(tiling_instance):
 ])
 def test_slow_published_counts(tiling_instance, name, unique, count):
     assert solve(tiling_instance(name), unique=unique, count_only=True).count == count
+
+
+@given(st.lists(st.integers(0, 300), max_size=60), st.sampled_from([np.int32, np.int64]))
+def test_distinct_ints_answers_as_np_unique(values, dtype):
+    a = np.array(values, dtype=dtype)
+    assert distinct_ints(a).tolist() == np.unique(a).tolist()

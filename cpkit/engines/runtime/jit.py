@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Callable, Iterator
 
-from ..._numba_import import missing
+from ..._numba_import import after_import, missing
 from ...signals import signals_wait_for_the_compiler
 
 #: Called with a message when a warm-up is still running after ``SLOW_AFTER`` seconds.
@@ -49,7 +49,8 @@ def warm(name: str, fn: Callable[[], None]) -> float:
     try:
         with signals_wait_for_the_compiler(on_slow_compile):
             if skip_blas_probe:
-                with _without_blas_probe(), _lean_cache_loads(), _lean_environments():
+                with _without_blas_probe(), _once_numba_is_imported(_lean_cache_loads,
+                                                                    _lean_environments):
                     fn()
             else:
                 fn()
@@ -69,6 +70,20 @@ def is_warm(name: str) -> bool:
 def warmed_seconds() -> float:
     """Seconds spent so far in this process compiling or loading kernels."""
     return sum(_warmed.values())
+
+
+@contextlib.contextmanager
+def _once_numba_is_imported(*contexts: Callable[[], contextlib.AbstractContextManager]
+                            ) -> Iterator[None]:
+    """Within the block, ``contexts`` entered as soon as numba is imported (at once if it is):
+    a warm-up whose kernels all come from extensions built ahead of time (``cpkit._aot``)
+    never imports it, and the lean loads below only patch numba."""
+    with contextlib.ExitStack() as stack:
+        cancel = after_import(lambda: [stack.enter_context(c()) for c in contexts])
+        try:
+            yield
+        finally:
+            cancel()
 
 
 @contextlib.contextmanager

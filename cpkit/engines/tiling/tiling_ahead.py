@@ -3,7 +3,8 @@
 
 The warm-ups below are the engines' own (each calls its kernels on a tiny puzzle with a real
 run's argument types), run through the JIT kernels, so the signatures built are those a run
-calls; occupancies of one word only (up to 64 open cells: most puzzles), the others stay JIT.
+calls (the hybrid's compiled hand-over loop's too); occupancies of one word only (up to 64 open
+cells: most puzzles), the others stay JIT.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from ... import _aot
 from ...propagators import tiling_filters
 from ..exact_cover.dlx import dlx_search
 from .fila import fila_probe, fila_search
+from .hybrid import hybrid_search
 
 
 def warm() -> None:
@@ -22,6 +24,7 @@ def warm() -> None:
     dlx_search._warm_up()
     fila_search._warm_up(1)
     fila_probe._warm_up()
+    hybrid_search._warm_up_loop(1)
 
 
 if __name__ == "__main__":

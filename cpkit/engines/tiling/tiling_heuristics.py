@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...errors import InputError
-from ..exact_cover.dlx.dlx_kernel import H_KEYED, H_KEYED_STRICT, H_MINFIT
+from ..exact_cover.dlx.dlx_layout import H_KEYED, H_KEYED_STRICT, H_MINFIT
 
 LETTERS = "sfxyzrae"
 DLX_LETTERS = "sfxyzra"

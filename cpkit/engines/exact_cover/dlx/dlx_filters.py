@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ....propagators.tiling_filters import volumes_ok
+from ....propagators.tiling_filter_kernels import volumes_ok
 from .dlx_layout import (CELL_FILLED, CELL_OPEN, CF_CELLS, CF_PAR_FILTER_FROM, CF_PAR_OFFSET,
                          CF_PAR_TRIGGER_FROM, CF_PIECES, CF_VOL_FILTER_FROM, CF_VOL_TRIGGER_FROM,
                          CT_FILTERED, CT_PARITY_BACKTRACKS, CT_VOLUME_BACKTRACKS)

@@ -20,7 +20,7 @@ from ....models.exact_cover import ExactCover
 from ....models.tiling import Puzzle
 from ....result import Figures, Result, Stats
 from .... import _aot, sanity
-from . import dlx_kernel as K
+from . import dlx_layout as L
 from . import dlx_sanity
 from ...runtime.driver import drive, reporter
 from ...tiling.tiling_heuristics import DLX_LETTERS, Schedule, parse_schedule, tables
@@ -31,9 +31,9 @@ ENGINE = "dlx"
 BUFFER = 4096
 
 #: The kernels, from their extensions when built ahead of time (``cpkit._aot``).
-_SEARCH = _aot.Kernel("dlx_search", K.search)
-_DESCEND = _aot.Kernel("dlx_descend", K.descend)
-_ACTIVE_OPTIONS = _aot.Kernel("dlx_active_options", K.active_options)
+_SEARCH = _aot.Kernel("dlx_search")
+_DESCEND = _aot.Kernel("dlx_descend")
+_ACTIVE_OPTIONS = _aot.Kernel("dlx_active_options")
 
 
 @dataclass(frozen=True)
@@ -54,11 +54,11 @@ class Constraints:
 
     @classmethod
     def none(cls, n_options: int, pieces: int) -> "Constraints":
-        cfg = np.full(K.CFG_SIZE, K.NEVER, dtype=np.int64)
-        cfg[K.CF_CELLS] = 0
-        cfg[K.CF_PIECES] = pieces
-        cfg[K.CF_PAR_OFFSET] = 0
-        cfg[K.CF_TRACK_CELLS] = 0
+        cfg = np.full(L.CFG_SIZE, L.NEVER, dtype=np.int64)
+        cfg[L.CF_CELLS] = 0
+        cfg[L.CF_PIECES] = pieces
+        cfg[L.CF_PAR_OFFSET] = 0
+        cfg[L.CF_TRACK_CELLS] = 0
         return cls(cfg, np.zeros((max(n_options, 1), 3), dtype=np.int64),
                    np.ones((1, 1), dtype=np.uint8), np.ones((1, 1), dtype=np.uint8),
                    np.zeros(1, dtype=np.int32), np.zeros(1, dtype=np.int32))
@@ -74,19 +74,19 @@ class Constraints:
 
         def frm(v):
             # Beyond the piece count a feature is never active: say so in 64 bits.
-            return K.NEVER if v is None else min(int(v), puzzle.n_pieces + 1)
+            return L.NEVER if v is None else min(int(v), puzzle.n_pieces + 1)
 
         use_parity = parity_trigger is not None or parity_filter is not None
         use_volume = volume_trigger is not None or volume_filter is not None
-        cfg = np.full(K.CFG_SIZE, K.NEVER, dtype=np.int64)
-        cfg[K.CF_CELLS] = puzzle.n_cells
-        cfg[K.CF_PIECES] = puzzle.n_pieces
-        cfg[K.CF_PAR_TRIGGER_FROM] = frm(parity_trigger)
-        cfg[K.CF_VOL_TRIGGER_FROM] = frm(volume_trigger)
-        cfg[K.CF_PAR_FILTER_FROM] = frm(parity_filter)
-        cfg[K.CF_VOL_FILTER_FROM] = frm(volume_filter)
-        cfg[K.CF_TRACK_CELLS] = 1 if use_volume else 0
-        cfg[K.CF_PAR_OFFSET] = 0
+        cfg = np.full(L.CFG_SIZE, L.NEVER, dtype=np.int64)
+        cfg[L.CF_CELLS] = puzzle.n_cells
+        cfg[L.CF_PIECES] = puzzle.n_pieces
+        cfg[L.CF_PAR_TRIGGER_FROM] = frm(parity_trigger)
+        cfg[L.CF_VOL_TRIGGER_FROM] = frm(volume_trigger)
+        cfg[L.CF_PAR_FILTER_FROM] = frm(parity_filter)
+        cfg[L.CF_VOL_FILTER_FROM] = frm(volume_filter)
+        cfg[L.CF_TRACK_CELLS] = 1 if use_volume else 0
+        cfg[L.CF_PAR_OFFSET] = 0
         opt_data = np.zeros((max(len(image_ids), 1), 3), dtype=np.int64)
         shape_of = puzzle.images.shape[image_ids]
         vol_ach = par_ach = np.ones((1, 1), dtype=np.uint8)
@@ -102,7 +102,7 @@ class Constraints:
             opt_data[:len(image_ids), 1] = pt.delta_of_shape()[shape_of]
             opt_data[:len(image_ids), 2] = tf.image_parities(puzzle)[image_ids]
             par_ach, pstate, rpar = pt.achievable, pt.initial, tf.region_parity(puzzle)
-            cfg[K.CF_PAR_OFFSET] = pt.offset
+            cfg[L.CF_PAR_OFFSET] = pt.offset
         return cls(cfg, opt_data, np.ascontiguousarray(vol_ach), np.ascontiguousarray(par_ach),
                    nb_ptr, nb_idx, int(vstate), int(pstate), int(rpar))
 
@@ -127,11 +127,11 @@ class DlxSearch:
         self.heur_key = np.ascontiguousarray(heur_key, dtype=np.float64)
         self.constraints = constraints or Constraints.none(cover.n_options, depth)
         c = self.constraints
-        self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        self.state[K.ST_VSTATE] = c.vstate
-        self.state[K.ST_PSTATE] = c.pstate
-        self.state[K.ST_RPAR] = c.rpar
-        n_cells = int(c.cfg[K.CF_CELLS])
+        self.state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        self.state[L.ST_VSTATE] = c.vstate
+        self.state[L.ST_PSTATE] = c.pstate
+        self.state[L.ST_RPAR] = c.rpar
+        n_cells = int(c.cfg[L.CF_CELLS])
         self.open_cell = np.ones(max(n_cells, 1), dtype=np.uint8)
         self.fstack = np.zeros(max(n_cells, 1), dtype=np.int32)
         self.fseen = np.zeros(max(n_cells, 1), dtype=np.uint8)
@@ -144,7 +144,7 @@ class DlxSearch:
         self.tweak_stack = np.zeros(cover.n_options + 1, dtype=np.int32)
         self.chosen = np.zeros(depth + 1, dtype=np.int32)
         self.fits = np.zeros(depth + 1, dtype=np.int64)
-        self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+        self.counters = np.zeros(L.COUNTERS_SIZE, dtype=np.int64)
         self.store = bool(store)
         self.buffer = buffer
         self.sol_buf = np.zeros((buffer if store else 1, max(depth, 1)), dtype=np.int32)
@@ -159,11 +159,11 @@ class DlxSearch:
 
     @property
     def solutions(self) -> int:
-        return int(self.counters[K.CT_SOLUTIONS])
+        return int(self.counters[L.CT_SOLUTIONS])
 
     @property
     def nodes(self) -> int:
-        return int(self.counters[K.CT_NODES])
+        return int(self.counters[L.CT_NODES])
 
     @property
     def deepest(self) -> int:
@@ -172,15 +172,15 @@ class DlxSearch:
         return int(np.count_nonzero(self.fits))
 
     def constraint_stats(self) -> dict[str, int]:
-        return {"parity_backtracks": int(self.counters[K.CT_PARITY_BACKTRACKS]),
-                "volume_backtracks": int(self.counters[K.CT_VOLUME_BACKTRACKS]),
-                "filtered_in_search": int(self.counters[K.CT_FILTERED])}
+        return {"parity_backtracks": int(self.counters[L.CT_PARITY_BACKTRACKS]),
+                "volume_backtracks": int(self.counters[L.CT_VOLUME_BACKTRACKS]),
+                "filtered_in_search": int(self.counters[L.CT_FILTERED])}
 
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
             return True, 0
         before = self.solutions
-        self.state[K.ST_NBUF] = 0
+        self.state[L.ST_NBUF] = 0
         cap = self.buffer if self.store else (1 << 62)
         every = sanity.every()
         if every:
@@ -188,19 +188,19 @@ class DlxSearch:
                 lambda piece: self._search(np.int64(min(cap, max_new)), np.int64(piece)),
                 lambda: dlx_sanity.check(self.llink, self.rlink, self.length, self.top,
                                          self.ulink, self.dlink, self.n_primary),
-                int(node_budget), every, K.BUDGET_SPENT)
+                int(node_budget), every, L.BUDGET_SPENT)
         else:
             status = self._search(np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
-            n = int(self.state[K.ST_NBUF])
+            n = int(self.state[L.ST_NBUF])
             for k in range(n):
                 rows = self.sol_buf[k, :self.sol_depth[k]].copy()
                 if self.on_rows is None:
                     self.found.append(rows)
                 else:
                     self.on_rows(rows)
-        self.finished = status == K.DONE
-        self.at_stop_level = status == K.AT_STOP_LEVEL
+        self.finished = status == L.DONE
+        self.at_stop_level = status == L.AT_STOP_LEVEL
         return self.finished, self.solutions - before
 
     def _search(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
@@ -223,9 +223,9 @@ class DlxSearch:
             np.copyto(mine, fresh)
         c = self.constraints
         self.state[:] = 0
-        self.state[K.ST_VSTATE] = c.vstate
-        self.state[K.ST_PSTATE] = c.pstate
-        self.state[K.ST_RPAR] = c.rpar
+        self.state[L.ST_VSTATE] = c.vstate
+        self.state[L.ST_PSTATE] = c.pstate
+        self.state[L.ST_RPAR] = c.rpar
         self.open_cell[:] = 1
         self.fits[:] = 0
         self.counters[:] = 0
@@ -256,12 +256,12 @@ class DlxSearch:
             self.open_cell, self.fstack, self.fseen, self.filter_base, self.ftrail, full,
             np.int64(target), rand, degree)
         self.counters[:] = counters         # the walk itself is not search work
-        self.finished = status != K.DESCENT_READY
+        self.finished = status != L.DESCENT_READY
         return int(status), int(level), degree[:level]
 
     @property
     def level(self) -> int:
-        return int(self.state[K.ST_LEVEL])
+        return int(self.state[L.ST_LEVEL])
 
     def placed_rows(self) -> np.ndarray:
         """Options placed on the current path (meaningful after stopping at ``stop_level``)."""

@@ -26,7 +26,7 @@ import numpy as np
 from ....models.exact_cover import ExactCover
 from ....models.tiling import Puzzle
 from ....result import Figures, Result
-from . import dlx_kernel as K
+from . import dlx_layout as L
 from . import dlx_search as dlx
 from ...runtime.driver import StopSearch, drive
 from ....parallel.protocol import Frontier, Part, Path, Probe, capped
@@ -127,7 +127,7 @@ class DlxTree:
 
     def _descend(self, search: dlx.DlxSearch, path: Path) -> None:
         status, _, _ = search.descend(np.asarray(path, dtype=np.int32))
-        if status != K.DESCENT_READY:
+        if status != L.DESCENT_READY:
             from ....errors import InputError
 
             raise InputError(f"subproblem {path} does not exist in this model under these "
@@ -167,12 +167,12 @@ class DlxTree:
         target = self.max_depth if stop_depth is None else max(stop_depth, len(path))
         status, level, degree = search.descend(full, target, np.asarray(rand, dtype=np.float64))
         degrees = [int(d) for d in degree[len(path):level]]
-        if status == K.DESCENT_MISMATCH:
+        if status == L.DESCENT_MISMATCH:
             self._descend(search, path)          # raises the mismatch error
-        if status == K.DESCENT_SOLUTION:
+        if status == L.DESCENT_SOLUTION:
             on_rows(search.placed_rows())
             return Probe(degrees, 0, counted)
-        if status != K.DESCENT_READY or level < target:
+        if status != L.DESCENT_READY or level < target:
             return Probe(degrees)
         outcome = drive(search.step, limit=None, time_limit=None, cancel=cancel)
         if not outcome.complete:

@@ -62,7 +62,7 @@ import numpy as np
 from ....models import reorient
 from ....models.symmetry import piece_choices
 from ....models.tiling import Puzzle
-from ...exact_cover.dlx import dlx_kernel
+from ...exact_cover.dlx import dlx_layout
 from . import tiling_cost_model as cost_model
 from .tiling_candidates import Candidate, candidates, turns_from_first, unlike
 from ..fila import fila_search as fila, fila_probe
@@ -287,7 +287,7 @@ class Prober:
                                                     target=depth, rand=rand)
                 reach = np.cumprod(degree.astype(np.float64))
                 above[:len(reach)] += reach
-                if status == dlx_kernel.DESCENT_READY and level == depth:
+                if status == dlx_layout.DESCENT_READY and level == depth:
                     paths.append(dlx.placed_rows())
                     weights.append(reach[-1] if len(reach) else 1.0)
             n += draws

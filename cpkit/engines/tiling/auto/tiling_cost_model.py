@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..fila import fila_probe_kernel as P
+from ..fila import fila_layout as L
 
 
 @dataclass(frozen=True)
@@ -45,9 +45,9 @@ PRICES = Prices()
 
 def fila_seconds(figures, prices: Prices = PRICES) -> float:
     """The search seconds of FILA figures (``_fila_probe`` columns, a total or an estimate)."""
-    return (prices.attempt * figures[P.W_ATTEMPTS] + prices.fit * figures[P.W_FITS]
-            + prices.check * figures[P.W_CHECKS] + prices.e_node * figures[P.W_E_NODES]
-            + prices.s_node * figures[P.W_S_NODES])
+    return (prices.attempt * figures[L.W_ATTEMPTS] + prices.fit * figures[L.W_FITS]
+            + prices.check * figures[L.W_CHECKS] + prices.e_node * figures[L.W_E_NODES]
+            + prices.s_node * figures[L.W_S_NODES])
 
 
 def handover_seconds(dlx_fits: float, subproblems: float, list_entries: float,

@@ -48,11 +48,24 @@ ILSI_ROW = fields(
     "IL_N",                 # how many of its neighbours are unknown
     ("IL_NB", 6))           # the unknown neighbours (unused slots name the cell itself)
 
-bind(globals(), STATE, COUNTERS, LEVEL, ILSI_ROW)
+#: The figures of the whole tree estimated, in ``totals`` of ``fila_probe_kernel.sample``.
+FIGURES = fields(
+    "FILA estimate figures",
+    "W_ATTEMPTS",       # images tested against the occupancy
+    "W_FITS",           # images placed
+    "W_CHECKS",         # fit checks by the E and S heuristics
+    "W_F_NODES",        # nodes whose target F chose
+    "W_E_NODES",        # nodes whose target E chose (its open-neighbour planes read)
+    "W_S_NODES",        # nodes whose target S chose
+    "W_E_PLACED",       # placements that update the open-neighbour planes (a level below uses E)
+    "W_SOLUTIONS",
+    "W_WORK")           # attempts and checks the sample itself made (what estimating costs)
+bind(globals(), STATE, COUNTERS, LEVEL, ILSI_ROW, FIGURES)
 STATE_SIZE = STATE.end
 COUNTERS_SIZE = COUNTERS.end
 LV_SIZE = LEVEL.end
 IL_SIZE = ILSI_ROW.end
+N_FIGURES = FIGURES.end
 
 # Heuristic kinds (selectFila variants).
 HK_FIRST = 0       # F: lowest open cell in the numbering (a bit scan); POF
@@ -77,6 +90,6 @@ MAX_COUNT = 1 << 62
 #: (a region of 256 cells cannot hold more than about 45).
 MAX_SHAPES = 62
 
-__all__ += ["STATE_SIZE", "COUNTERS_SIZE", "LV_SIZE", "IL_SIZE", "HK_FIRST", "HK_ORDER",
+__all__ += ["STATE_SIZE", "COUNTERS_SIZE", "LV_SIZE", "IL_SIZE", "N_FIGURES", "HK_FIRST", "HK_ORDER",
             "HK_NEIGHBOURS", "HK_FITS", "DONE", "BUFFER_FULL", "BUDGET_SPENT", "AT_STOP",
             "PC_ENTER", "PC_LEAVE", "PC_SCAN", "NO_SET", "MAX_COUNT", "MAX_SHAPES"]

@@ -12,14 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from .... import _aot
-from . import fila_kernel as K
-from . import fila_probe_kernel as P
+from . import fila_layout as L
 from .fila_search import MAX_WORDS, WTAGS, FilaPlan, FilaProblem
 from ..tiling_heuristics import FILA_LETTERS, parse_schedule
 from ...runtime.jit import warm
 
 #: The sampling kernel, from its extension when built ahead of time (``cpkit._aot``).
-_SAMPLE = _aot.Kernel("fila_sample", P.sample)
+_SAMPLE = _aot.Kernel("fila_sample")
 
 #: The letters an estimate can follow.
 LETTERS = "esf"
@@ -39,7 +38,7 @@ def levels(plan: FilaPlan, letters: str) -> tuple[np.ndarray, np.ndarray]:
     ``letters[l]`` (``letters`` has one letter per piece of the subproblem)."""
     index = {str(h): k for k, (h, _) in enumerate(plan.schedule.entries)}
     h_of = np.array([plan.entry_h[index[c]] for c in letters + letters[-1:]], dtype=np.int64)
-    uses_e = plan.kinds[h_of] == K.HK_NEIGHBOURS
+    uses_e = plan.kinds[h_of] == L.HK_NEIGHBOURS
     below = np.zeros(len(letters) + 1, dtype=np.uint8)
     for level in range(len(letters)):
         below[level] = bool(uses_e[level + 1:len(letters)].any())
@@ -55,8 +54,8 @@ def list_entries(problem: FilaProblem, plan: FilaPlan, letters: set[str]) -> int
     total = 0
     for letter in letters:
         h = index[letter]
-        first = problem.ilsi[h * v * K.IL_SIZE + K.IL_FIRST]
-        last = problem.ilsi[(h + 1) * v * K.IL_SIZE + K.IL_FIRST] \
+        first = problem.ilsi[h * v * L.IL_SIZE + L.IL_FIRST]
+        last = problem.ilsi[(h + 1) * v * L.IL_SIZE + L.IL_FIRST] \
             if h + 1 < len(plan.kinds) else problem.n_sets
         total += int(problem.lptr[last * q] - problem.lptr[first * q])
     return total
@@ -72,15 +71,15 @@ class Sampler:
         self.kids_occ = np.zeros(n * MAX_WORDS, dtype=np.uint64)
         self.planes = np.zeros(n * 3 * MAX_WORDS, dtype=np.uint64)
         self.kids_planes = np.zeros(n * 3 * MAX_WORDS, dtype=np.uint64)
-        self.left = np.zeros(n * K.MAX_SHAPES, dtype=np.int64)
-        self.kids_left = np.zeros(n * K.MAX_SHAPES, dtype=np.int64)
+        self.left = np.zeros(n * L.MAX_SHAPES, dtype=np.int64)
+        self.kids_left = np.zeros(n * L.MAX_SHAPES, dtype=np.int64)
         self.avail = np.zeros(n, dtype=np.int64)
         self.kids_avail = np.zeros(n, dtype=np.int64)
         self.weight = np.zeros(2 * n, dtype=np.float64)
         self.first_pick = np.zeros(n + 1, dtype=np.int64)
         self.picks = np.zeros(2, dtype=np.int64)
         self.cand = np.zeros(MAX_WORDS * 64, dtype=np.int64)
-        self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+        self.counters = np.zeros(L.COUNTERS_SIZE, dtype=np.int64)
         # What every estimate of one schedule, one problem or one seed shares (the automatic
         # configuration estimates each subproblem with several schedules and seeds them alike).
         self._levels: dict[tuple[int, str], tuple[FilaPlan, tuple[np.ndarray, np.ndarray]]] = {}
@@ -109,7 +108,7 @@ class Sampler:
         if rand is None:
             rand = self._rand[seed, problem.n_pieces] = \
                 np.random.default_rng(seed).random(problem.n_pieces + 1)
-        totals = np.zeros(P.N_FIGURES, dtype=np.float64)
+        totals = np.zeros(L.N_FIGURES, dtype=np.float64)
         _SAMPLE(WTAGS[problem.words], problem.n_cells, problem.n_shapes, problem.n_pieces,
                 problem.width, h_of, problem.heur_kind, below, problem.lmask, problem.lptr,
                 problem.nonempty, problem.ilsi, problem.nbmask, problem.planes, problem.left,

@@ -16,25 +16,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ....state_layout import bind, fields
 from ...runtime.bits import lowest_bit
-from .fila_layout import CT_HEURISTIC_CHECKS, HK_FIRST, HK_NEIGHBOURS, IL_SIZE, NO_SET
+from .fila_layout import *  # noqa: F403  (CT_*, HK_*, IL_*, NO_SET, W_*: the figures)
 from .fila_occupancy import drop_neighbours, first_hole, overlap, select_by_fits, target_set
-
-#: The figures of the whole tree estimated, in ``totals`` (declared, checked at import).
-FIGURES = fields(
-    "FILA estimate figures",
-    "W_ATTEMPTS",       # images tested against the occupancy
-    "W_FITS",           # images placed
-    "W_CHECKS",         # fit checks by the E and S heuristics
-    "W_F_NODES",        # nodes whose target F chose
-    "W_E_NODES",        # nodes whose target E chose (its open-neighbour planes read)
-    "W_S_NODES",        # nodes whose target S chose
-    "W_E_PLACED",       # placements that update the open-neighbour planes (a level below uses E)
-    "W_SOLUTIONS",
-    "W_WORK")           # attempts and checks the sample itself made (what estimating costs)
-bind(globals(), FIGURES)
-N_FIGURES = FIGURES.end
 
 
 @njit(cache=True, _nrt=False)

@@ -27,9 +27,8 @@ from ....errors import EngineUnavailable
 from ....models.tiling import Puzzle
 from ....result import Figures, Result, Stats
 from .... import _aot, sanity
-from . import fila_kernel as K
+from . import fila_layout as L
 from . import fila_sanity
-from .fila_lists import build_lists
 from ...runtime.driver import drive, reporter
 from ..tiling_heuristics import (FILA_LETTERS, FIXED_ORDER, Heuristic, Schedule, cell_keys,
     parse_schedule)
@@ -37,8 +36,8 @@ from ...runtime.jit import warm
 from ..tiling_result import by_remaining, raw_result
 
 #: The kernels, from their extensions when built ahead of time (``cpkit._aot``).
-_SEARCH = _aot.Kernel("fila_search", K.search)
-_BUILD_LISTS = _aot.Kernel("fila_lists", build_lists)
+_SEARCH = _aot.Kernel("fila_search")
+_BUILD_LISTS = _aot.Kernel("fila_lists")
 
 ENGINE = "fila"
 BUFFER = 4096
@@ -132,11 +131,11 @@ class FilaPlan:
         for h in heuristics:
             if h.letter in FIXED_ORDER:
                 rank = order_rank(h, coords)
-                kinds.append(K.HK_FIRST if np.array_equal(rank, numbering) else K.HK_ORDER)
+                kinds.append(L.HK_FIRST if np.array_equal(rank, numbering) else L.HK_ORDER)
                 pof.append(1)
                 ranks.append(rank)
             else:
-                kinds.append(K.HK_NEIGHBOURS if h.letter == "e" else K.HK_FITS)
+                kinds.append(L.HK_NEIGHBOURS if h.letter == "e" else L.HK_FITS)
                 pof.append(0)
                 ranks.append(numbering)
         rank = np.ascontiguousarray(np.array(ranks, dtype=np.int64))
@@ -150,7 +149,7 @@ class FilaPlan:
         whose open-neighbour counts the search then keeps up to date on placing there."""
         key = ("e_below", pieces)
         if key not in self._levels:
-            uses_e = self.kinds[self.heuristic_of_level(pieces)] == K.HK_NEIGHBOURS
+            uses_e = self.kinds[self.heuristic_of_level(pieces)] == L.HK_NEIGHBOURS
             below = np.zeros(pieces + 1, dtype=np.uint8)
             for level in range(pieces):
                 below[level] = bool(uses_e[level + 1:pieces].any())
@@ -216,7 +215,7 @@ def too_many_cells(n_cells: int, where: str) -> EngineUnavailable:
 
 
 def too_many_shapes(n_shapes: int) -> EngineUnavailable:
-    return EngineUnavailable(f"FILA handles at most {K.MAX_SHAPES} distinct shapes at once, "
+    return EngineUnavailable(f"FILA handles at most {L.MAX_SHAPES} distinct shapes at once, "
                              f"this problem has {n_shapes}")
 
 
@@ -238,7 +237,7 @@ def compile_problem(puzzle: Puzzle, plan: FilaPlan, is_open: np.ndarray,
         raise too_many_cells(n, "the region")
     left_by_shape = np.ascontiguousarray(left_by_shape, dtype=np.int64)
     n_shapes = int(np.count_nonzero(left_by_shape > 0))
-    if n_shapes > K.MAX_SHAPES:
+    if n_shapes > L.MAX_SHAPES:
         raise too_many_shapes(n_shapes)
     w = words_for(n) if words is None else int(words)
     if not words_for(n) <= w <= MAX_WORDS:
@@ -280,14 +279,14 @@ class FilaSearch:
         self.n_pieces = p
         self.occ_stack = np.zeros((p + 1) * MAX_WORDS, dtype=np.uint64)
         self.planes = np.zeros((p + 1) * 3 * MAX_WORDS, dtype=np.uint64)
-        self.lv = np.zeros((p + 1, K.LV_SIZE), dtype=np.int64)
+        self.lv = np.zeros((p + 1, L.LV_SIZE), dtype=np.int64)
         self.chosen = np.zeros(p + 1, dtype=np.int32)
         self.path = np.full(p + 1, -1, dtype=np.int32)
         self.attempts = np.zeros(p + 1, dtype=np.int64)
         self.fits = np.zeros(p + 1, dtype=np.int64)
         self.cand = np.zeros(MAX_CELLS, dtype=np.int64)
-        self.state = np.zeros(K.STATE_SIZE, dtype=np.int64)
-        self.counters = np.zeros(K.COUNTERS_SIZE, dtype=np.int64)
+        self.state = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        self.counters = np.zeros(L.COUNTERS_SIZE, dtype=np.int64)
         self.store = bool(store)
         self.buffer = buffer
         self.sol_buf = np.zeros((buffer if store else 1, max(p, 1)), dtype=np.int32)
@@ -314,19 +313,19 @@ class FilaSearch:
             self.occ_stack[full] = np.uint64(0xFFFFFFFFFFFFFFFF) << np.uint64(rest)
         self.planes[:3 * w] = problem.planes
         self.state[:] = 0
-        self.state[K.ST_AVAIL] = (1 << problem.n_shapes) - 1
-        self.state[K.ST_STOP] = -1
+        self.state[L.ST_AVAIL] = (1 << problem.n_shapes) - 1
+        self.state[L.ST_STOP] = -1
         self.finished = False
         self.at_stop = False
 
     def stop_at(self, level: int) -> None:
         """Stop (``at_stop``) on entering ``level`` of the loaded problem (-1: never).  Split
         runs collect their subproblems there (``chosen[:level]`` is the path)."""
-        self.state[K.ST_STOP] = level
+        self.state[L.ST_STOP] = level
 
     @property
     def level(self) -> int:
-        return int(self.state[K.ST_LEVEL])
+        return int(self.state[L.ST_LEVEL])
 
     def replay(self, path: np.ndarray) -> bool:
         """Walk from the root of the loaded problem down ``path`` (the image placed at each
@@ -336,16 +335,16 @@ class FilaSearch:
         depth = len(path)
         self.path[:depth] = path
         saved = (self.attempts.copy(), self.fits.copy(), self.counters.copy())
-        self.state[K.ST_FLOOR] = depth
-        self.state[K.ST_STOP] = depth
+        self.state[L.ST_FLOOR] = depth
+        self.state[L.ST_STOP] = depth
         status = self._run(np.int64(1), np.int64(1 << 62))
         self.attempts[:], self.fits[:], self.counters[:] = saved
-        if status != K.AT_STOP:
+        if status != L.AT_STOP:
             self.finished = True
             return False
-        self.state[K.ST_PC] = K.PC_ENTER
-        self.state[K.ST_STOP] = -1
-        self.state[K.ST_NBUF] = 0
+        self.state[L.ST_PC] = L.PC_ENTER
+        self.state[L.ST_STOP] = -1
+        self.state[L.ST_NBUF] = 0
         return True
 
     def _run(self, max_in_buf: np.int64, node_budget: np.int64) -> int:
@@ -367,11 +366,11 @@ class FilaSearch:
 
     @property
     def solutions(self) -> int:
-        return int(self.counters[K.CT_SOLUTIONS])
+        return int(self.counters[L.CT_SOLUTIONS])
 
     @property
     def nodes(self) -> int:
-        return int(self.counters[K.CT_NODES])
+        return int(self.counters[L.CT_NODES])
 
     @property
     def deepest(self) -> int:
@@ -380,31 +379,31 @@ class FilaSearch:
 
     @property
     def heuristic_checks(self) -> int:
-        return int(self.counters[K.CT_HEURISTIC_CHECKS])
+        return int(self.counters[L.CT_HEURISTIC_CHECKS])
 
     def step(self, max_new: int, node_budget: int) -> tuple[bool, int]:
         if self.finished:
             return True, 0
         pr = self.problem
         before = self.solutions
-        self.state[K.ST_NBUF] = 0
+        self.state[L.ST_NBUF] = 0
         cap = self.buffer if self.store else (1 << 62)
         every = sanity.every()
         if every:
             status = sanity.run_checked(
                 lambda piece: self._run(np.int64(min(cap, max_new)), np.int64(piece)),
-                self._check, int(node_budget), every, K.BUDGET_SPENT)
+                self._check, int(node_budget), every, L.BUDGET_SPENT)
         else:
             status = self._run(np.int64(min(cap, max_new)), np.int64(node_budget))
         if self.store:
-            for k in range(int(self.state[K.ST_NBUF])):
+            for k in range(int(self.state[L.ST_NBUF])):
                 rows = self.sol_buf[k, :pr.n_pieces].copy()
                 if self.on_rows is None:
                     self.found.append(rows)
                 else:
                     self.on_rows(rows)
-        self.finished = status == K.DONE
-        self.at_stop = status == K.AT_STOP
+        self.finished = status == L.DONE
+        self.at_stop = status == L.AT_STOP
         return self.finished, self.solutions - before
 
 

@@ -23,28 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ....state_layout import bind, fields
 from ...exact_cover.dlx import dlx_kernel as DK
 from ..fila import fila_kernel as FK
 from ..fila.fila_lists import build_lists
+from .hybrid_layout import *  # noqa: F403  (H_*, TOO_MANY_*)
 
-HYBRID = fields(
-    "hybrid hand-over state",
-    "H_IN_FILA",            # 1 while FILA searches the subproblem DLX stands at
-    "H_SUBPROBLEMS",        # subproblems handed over
-    "H_MAX_CELLS",          # the most open cells of one
-    "H_LIST_ENTRIES",       # image list entries built, in all
-    "H_LIST_SETS",          # image list sets built, in all
-    "H_NOF_DROPPED",        # subproblems compiled without NOF (too many entries with it)
-    "H_ERROR_VALUE")        # what made a subproblem impossible (``TOO_MANY_*``)
-bind(globals(), HYBRID)
-H_SIZE = HYBRID.end
-
-#: ``run``'s outcomes besides DLX's and FILA's DONE, BUFFER_FULL (solutions to hand out) and
-#: BUDGET_SPENT.
-TOO_MANY_CELLS = 10
-TOO_MANY_SHAPES = 11
-TOO_MANY_ENTRIES = 12
 ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 

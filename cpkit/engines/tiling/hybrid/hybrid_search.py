@@ -244,7 +244,7 @@ class HybridSearch:
                 np.any(self.image_ids[np.minimum(rows, len(self.image_ids) - 1)] != path[:top]):
             return False
         status, _, _ = self.dlx.descend(rows.astype(np.int32))
-        if status != dlx.K.DESCENT_READY:
+        if status != dlx.L.DESCENT_READY:
             return False
         if len(path) > top or (top == self.switch and self.fila_at > 0):
             self._start_subproblem()
@@ -351,7 +351,7 @@ class HybridSearch:
     def _fuse(self) -> bool:
         """Whether the compiled hand-over loop runs the search from here (DLX has the turn):
         once it has taken over, or now that ``FUSE_AFTER`` subproblems went through Python,
-        or from the first if the loop is loaded in this process already."""
+        or from the first if the loop is loaded in this process already or built ahead."""
         if self.fused is not None:
             return True
         if self.fila_at <= 0 or not hybrid_fused.ENABLED or self.split_depth is not None or \
@@ -361,8 +361,9 @@ class HybridSearch:
             self._loop_words = fila.words_for(min(largest_volume(self.puzzle, self.fila_at),
                                                   self.puzzle.n_cells))
         words = self._loop_words
-        if words > fila.MAX_WORDS or (self.subproblems < hybrid_fused.FUSE_AFTER
-                                      and not is_warm(loop_name(words))) or sanity_every():
+        if words > fila.MAX_WORDS or sanity_every() or (
+                self.subproblems < hybrid_fused.FUSE_AFTER and not is_warm(loop_name(words))
+                and not hybrid_fused.built_ahead(words)):
             return False
         self.late_jit += loop_jit_seconds(words)
         self.fused = hybrid_fused.Fused(self, words)

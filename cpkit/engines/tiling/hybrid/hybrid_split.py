@@ -32,7 +32,7 @@ from ....errors import InputError
 from ....models import reorient
 from ....models.tiling import Puzzle
 from ....result import Figures, Result
-from ...exact_cover.dlx import dlx_kernel
+from ...exact_cover.dlx import dlx_layout
 from . import hybrid_search as hybrid
 from .. import tiling_front as tiling
 from ..tiling_result import counted, part_stats
@@ -180,13 +180,13 @@ class HybridTree:
             self._at(path, lambda ids: None)            # raises the mismatch error
         status, level, degree = search.dlx.descend(rows.astype(np.int32), depth,
                                                    np.asarray(rand, dtype=np.float64))
-        if status == dlx_kernel.DESCENT_MISMATCH:
+        if status == dlx_layout.DESCENT_MISMATCH:
             self._at(path, lambda ids: None)
         degrees = [int(d) for d in degree[len(path):level]]
         placed = [int(i) for i in search.image_ids[search.dlx.placed_rows()]]
-        if status == dlx_kernel.DESCENT_SOLUTION:
+        if status == dlx_layout.DESCENT_SOLUTION:
             return Probe(degrees, 0, int(self.accept(np.asarray(placed, dtype=np.int64))))
-        if status != dlx_kernel.DESCENT_READY or level < depth:
+        if status != dlx_layout.DESCENT_READY or level < depth:
             return Probe(degrees)
         return placed, degrees
 
