@@ -196,10 +196,13 @@ class Kernel:
 
     def ahead(self) -> list[list[Any]]:
         """The argument types its extensions take in this process (none where they are not
-        used: under bounds checking, ``CPKIT_AOT=0``, or not built for these sources)."""
+        used: under bounds checking, ``CPKIT_AOT=0``, or not built for these sources), read
+        from the manifest: the extensions load on the first call, which a warm-up makes."""
         if not ENABLED or _jit_only:
             return []
-        return [spec for spec, _ in self.built()]
+        if self._built is not None:
+            return [spec for spec, _ in self._built]
+        return [e["args"] for e in _read_manifest().get("kernels", {}).get(self.name, [])]
 
     def take(self, exports: list[tuple[list[Any], Callable[..., Any]]]) -> None:
         """Use ``exports`` (argument types, function) as this kernel's extensions."""
