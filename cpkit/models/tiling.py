@@ -106,6 +106,10 @@ class ImageTable:
         return self.cell_idx[self.cell_ptr[i]:self.cell_ptr[i + 1]]
 
 
+#: Placements a puzzle keeps decoded (``Puzzle.tiling_from_images``).
+PLACEMENTS_KEPT = 200_000
+
+
 class Puzzle:
     """A tiling puzzle.  Build it from pieces and either a box or an explicit region.
 
@@ -362,18 +366,39 @@ class Puzzle:
     def tiling_from_images(self, image_ids: Iterable[int]) -> Tiling:
         """Decode chosen images into named placements.  Copies of a shape get their names in
         image order, so the same set of images always decodes the same way."""
-        img = self.images
-        coords = self.cells
+        shape_of = self._image_shapes
+        made = self._placements
         by_shape: dict[int, list[int]] = {}
-        for i in sorted(int(i) for i in image_ids):
-            by_shape.setdefault(int(img.shape[i]), []).append(i)
+        ids = image_ids.tolist() if isinstance(image_ids, np.ndarray) else \
+            [int(i) for i in image_ids]
+        for i in sorted(ids):
+            by_shape.setdefault(shape_of[i], []).append(i)
         placements = []
         for s_idx, ids in by_shape.items():
             names = self.shapes[s_idx].names
             for name, i in zip(names, ids):
-                placements.append(Placement(name, tuple(coords[c] for c in img.cells_of(i))))
+                placement = made.get((name, i))
+                if placement is None:
+                    cells = tuple(self.cells[c] for c in self.images.cells_of(i).tolist())
+                    placement = Placement(name, cells)
+                    if len(made) < PLACEMENTS_KEPT:
+                        made[name, i] = placement
+                placements.append(placement)
         placements.sort(key=lambda p: p.piece)
         return Tiling(tuple(placements))
+
+    @cached_property
+    def _image_shapes(self) -> list[int]:
+        """Each image's shape index, as Python ints (``tiling_from_images`` reads one per
+        placement of every solution listed)."""
+        return self.images.shape.tolist()
+
+    @cached_property
+    def _placements(self) -> dict[tuple[str, int], Placement]:
+        """The placements decoded so far (at most ``PLACEMENTS_KEPT``), by piece name and
+        image: a listing decodes the same ones again and again (the 10 x 6's 2,339 solutions:
+        28,068 placements, decoded one by one in 0.15 s, three times the search)."""
+        return {}
 
     @cached_property
     def _image_by_cells(self) -> dict[tuple[int, ...], int]:

@@ -97,3 +97,21 @@ def test_bundled_puzzles_build():
 def test_images_lie_in_the_region(tiling_instance):
     p = tiling_instance("pt12_diamond.txt")
     assert np.all(p.images.cell_idx < p.n_cells) and np.all(p.images.cell_idx >= 0)
+
+
+def test_decoded_placements_are_kept_up_to_their_cap(tiling_instance, monkeypatch):
+    """A listing decodes each (piece, image) once and keeps it (``PLACEMENTS_KEPT``): the
+    Soma cube's 480 solutions decode alike with the placements kept, kept up to a cap of 10,
+    and none kept, and the puzzle keeps no more than its cap."""
+    from cpkit.engines.dispatch import solve
+    from cpkit.models import tiling
+
+    found = solve(tiling_instance("somacube.txt"), engine="dlx").solutions
+    decoded = []
+    for cap in (tiling.PLACEMENTS_KEPT, 10, 0):
+        monkeypatch.setattr(tiling, "PLACEMENTS_KEPT", cap)
+        puzzle = tiling_instance("somacube.txt")
+        ids = [puzzle.images_of_tiling(t) for t in found]
+        decoded.append([puzzle.tiling_from_images(np.array(i)) for i in ids])
+        assert len(puzzle._placements) <= cap
+    assert decoded[0] == decoded[1] == decoded[2] == list(found)
