@@ -558,3 +558,25 @@ def test_two_sigints_at_once_are_one_interruption_and_a_later_one_quits():
         with pytest.raises(KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.5)
+
+
+@pytest.mark.parametrize("name, split", [("pentominoes_12x5.txt", False),
+                                         ("pentominoes_l_2x4x8.txt", True)])
+def test_a_run_on_all_cores_splits_what_the_automatic_configuration_prices_long(
+        tiling_instance, monkeypatch, name, split):
+    """Without ``workers``, the automatic configuration's estimate decides whether to split
+    (``HybridTree.worth_splitting``): the 12 x 5 (estimated at about 0.3 s) is searched in
+    this process with the choice made for its tree, chosen once; the 2 x 4 x 8 box with the
+    L tetromino (about 5 s) is split.  The counts are the manifest's either way (the box's is
+    cpkit's and polycube's, none being published)."""
+    from cpkit.engines.tiling.auto import tiling_autoconfig as autoconfig
+    from cpkit.parallel import runner
+
+    made = []
+    usual = autoconfig.choose
+    monkeypatch.setattr(autoconfig, "choose", lambda *a, **k: made.append(1) or usual(*a, **k))
+    result = runner.run(tiling_instance(name), count_only=True)
+    entry = MANIFEST[name]
+    assert result.count == {**entry.get("computed", {}), **entry["counts"]}["rotation"]
+    assert len(made) == 1
+    assert ("subproblems" in result.stats.extra) == split

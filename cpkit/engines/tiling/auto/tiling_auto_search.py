@@ -10,6 +10,7 @@ as drawn (with the geometric default configuration), as does any explicit ``heur
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 from ....errors import InputError
@@ -30,20 +31,42 @@ CHOOSE_MAX_PIECES = 256
 
 def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | None = None,
                fila_at: int | None = None, nof: bool | None = None, limit: int | None = None,
-               **front_options: Any) -> autoconfig.Choice | None:
+               keep: bool = False, **front_options: Any) -> autoconfig.Choice | None:
     """The configuration of ``puzzle`` under these options, or None when the puzzle is to be
     searched as drawn with the options as given.  A run in one process that stops at its
     first ``limit`` solutions is searched as drawn: the choice prices the whole tree, and the
     configuration that searches it fastest can be far slower to a first solution (the 35
     hexominoes in the 15 x 14 parallelogram: none in 300 s turned, the first in 3 s as
-    drawn)."""
+    drawn).  ``keep``: the choice is also kept for the next call on this puzzle with these
+    options in this process (``_KEPT``)."""
     if orientation not in ORIENTATIONS:
         raise InputError(f"orientation must be one of {', '.join(ORIENTATIONS)}, got "
                          f"{orientation!r}")
     if orientation == "file" or heuristic is not None or fila_at is not None or \
             limit is not None or puzzle.n_pieces > CHOOSE_MAX_PIECES:
         return None
-    return autoconfig.choose(puzzle, front_options, nof)
+    key = (nof, tuple(sorted(dict(FRONT_DEFAULTS, **{
+        k: v for k, v in front_options.items()
+        if v is not None or k in FRONT_DEFAULTS}).items())))
+    kept = _KEPT.pop(puzzle, None)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    choice = autoconfig.choose(puzzle, front_options, nof)
+    if keep:
+        _KEPT[puzzle] = (key, choice)
+    return choice
+
+
+#: The front's options as ``solve`` defaults them (a choice is kept for the same options,
+#: whether given or implied; a trigger given as None is no trigger).
+FRONT_DEFAULTS = dict(unique="rotation", redundancy="auto", volume_filter=True,
+                      parity_filter=True, fit_filter=False)
+#: A choice made for a split run's tree (``hybrid_split.prepare``), handed once to the next
+#: ``choice_for`` of its puzzle with the same options: a run the runner finds too short to
+#: split is searched by the sequential solve, which need not choose again (0.2 s of the
+#: square 8 x 8's 1.4 s), and goes on with the search the choice began.
+_KEPT: "weakref.WeakKeyDictionary[Puzzle, tuple[tuple, autoconfig.Choice]]" = \
+    weakref.WeakKeyDictionary()
 
 
 def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, orientation: str = "auto",

@@ -42,6 +42,9 @@ from ....parallel.protocol import Frontier, Part, Path, Probe, capped
 
 #: The FILA engine alone is the hybrid with the switch at the root.
 FILA_ALONE = "fila"
+#: Searches the automatic configuration estimates under this many seconds (its cost model's,
+#: 1.3 to 2.8 times the search's) are searched in one process (``worth_splitting``).
+SPLIT_FROM = 2.0
 
 
 class HybridTree:
@@ -65,8 +68,24 @@ class HybridTree:
         self._sink: Callable[[np.ndarray], None] = lambda ids: None
         self.turn: reorient.Turn | None = None        # set when the puzzle was turned
         self.choice = None                              # the automatic configuration, if any
+        #: Its estimate of the search's seconds (0.0: its first nodes finished the search),
+        #: or None (``worth_splitting``).
+        self.estimated_seconds: float | None = None
         self.orientation = "file"
         self.search.on_images = lambda ids: self._sink(ids)
+
+    def worth_splitting(self) -> bool | None:
+        """Whether a run on all cores should split this search (None: the runner's estimate
+        of the tree decides).  The automatic configuration's estimate decides where there is
+        one: workers start and prepare the puzzle again in about 0.4 s, which searches
+        estimated under ``SPLIT_FROM`` seconds do not win back (the pentominoes in 12 x 5:
+        0.41 s in one process, 0.86 s split; the square 8 x 8, estimated at 1.3 s: 1.38 s
+        against 1.43 s; the 2 x 4 x 8 box with the L tetromino, 5.1 s: 3.23 s against
+        2.97 s).  Its Knuth estimate from 40 walks, which decided before, was off by up to
+        20 times either way (the Bedlam cube: 5 million nodes for 106 million)."""
+        if self.estimated_seconds is None:
+            return None
+        return self.estimated_seconds >= SPLIT_FROM
 
     # ------------------------------------------------------------------ helpers
     def _at(self, path: Path, sink: Callable[[np.ndarray], None]) -> hybrid.HybridSearch:
@@ -241,8 +260,9 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
     options = dict(options)
     orientation = options.pop("orientation", "auto")
     if engine == "auto":
-        choice = auto.choice_for(model, orientation=orientation, **options)
+        choice = auto.choice_for(model, orientation=orientation, keep=True, **options)
         if choice is not None:
+            finished = choice.started is not None and choice.started.search.finished
             # The split enumerates its own tree: the search begun before the choice (the
             # same in every process, as the choice) is not gone on with.
             choice = replace(choice, started=None)
@@ -252,6 +272,8 @@ def prepare(model: Puzzle, options: dict[str, Any], engine: str = "auto") -> Hyb
             tree = _prepare(choice.candidate.puzzle, options, engine, choice.front)
             tree.turn = choice.candidate.turn
             tree.choice = choice
+            tree.estimated_seconds = 0.0 if finished else \
+                choice.chosen.seconds if choice.chosen is not None else None
             tree.orientation = orientation
             return tree
     return _prepare(model, options, engine)
