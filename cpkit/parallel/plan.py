@@ -101,6 +101,20 @@ def estimate(tree, path: Path, probes: int, seed: int = 0, stop_depth: int | Non
                         searched, searched_seconds, parts)
 
 
+def too_small_to_split(tree, min_nodes: float, seconds: float, cancel: Callable[[], bool]
+                       ) -> tuple[bool, Estimate | None]:
+    """Whether a run free to choose its workers should search ``tree`` in one process: the
+    tree's own verdict (its ``worth_splitting``) where it has one, else Knuth's estimate from
+    its ``size_probes`` walks (200 unless it says fewer; for ``seconds``, cut by ``cancel``)
+    under ``min_nodes``; and that estimate, if one was made (a split sizes itself from it)."""
+    verdict = getattr(tree, "worth_splitting", lambda: None)()
+    if verdict is not None:
+        return not verdict, None
+    sized = estimate(tree, [], getattr(tree, "size_probes", 200), seconds=seconds,
+                     cancel=deadline(WALK_CUTOFF * seconds, cancel))
+    return sized.nodes < min_nodes, sized
+
+
 def deadline(seconds: float | None, cancel: Callable[[], bool] | None = None
              ) -> Callable[[], bool]:
     """A ``cancel`` that is true once ``seconds`` have passed from now, or ``cancel()`` is."""
@@ -122,7 +136,7 @@ def subproblem_target(tree, workers: int, seed: int = 0, seconds: float = PLAN_S
     A tree none of whose walks ends in time (a 16 x 16 board shaved at every node) gets the
     fewest subproblems the workers need: its frontier nodes are as slow to reach, and the
     split is searched by one process while the subproblems are searched by all."""
-    if whole is None:
+    if whole is None or not whole.probes:
         whole = estimate(tree, [], getattr(tree, "size_probes", 200), seed, seconds=seconds,
                          cancel=deadline(WALK_CUTOFF * seconds, cancel))
     if whole.probes == 0:

@@ -199,16 +199,8 @@ def run(model: Any, *, engine: str = "auto", workers: int | None = None, client:
         small = False
         if workers is None and not distributed and not durable and not signals.raised \
                 and reason is None:         # a race has sized the tree already
-            verdict = getattr(tree, "worth_splitting", lambda: None)()
-            if verdict is not None:
-                small = not verdict
-            else:
-                probes = getattr(tree, "size_probes", 200)
-                budget = plan.planning_budget(time_limit)
-                coordinator.sized = plan.estimate(
-                    tree, [], probes, seconds=budget,
-                    cancel=plan.deadline(plan.WALK_CUTOFF * budget, clock.over))
-                small = coordinator.sized.nodes < AUTO_MIN_NODES
+            small, coordinator.sized = plan.too_small_to_split(
+                tree, AUTO_MIN_NODES, plan.planning_budget(time_limit), clock.over)
         if signals.raised:      # before the split: no subproblem yet, as a split run says
             result = tree.result(Part(), complete=False, stop_reason=INTERRUPTED, seconds=0.0,
                                  jit_seconds=0.0, solutions=[])
@@ -261,9 +253,7 @@ class Coordinator:
         #: The solutions the engine found during an ``auto`` race: handed out before the
         #: split (``_hand_out_head``), never again.
         self.head: list[Any] = []
-        #: The estimate of the whole tree that decided to split it (``run``), if one did:
-        #: the split sizes itself from it.
-        self.sized: plan.Estimate | None = None
+        self.sized: plan.Estimate | None = None  # the tree's size, if ``run`` estimated it
 
     def _recorded_options(self) -> dict[str, Any]:
         """What a checkpoint must agree on: the engine and every option shaping its search,
@@ -313,7 +303,7 @@ class Coordinator:
         budget = plan.planning_budget(self.time_limit)
         target = self.subproblems or plan.subproblem_target(
             self.tree, workers, seconds=budget, cancel=self._watch("estimating the tree"),
-            whole=self.sized if self.sized is not None and self.sized.probes else None)[0]
+            whole=self.sized)[0]
         began = time.time()
         enough = None if self.subproblems else plan.MIN_PER_WORKER * workers
         frontier = plan.split(self.tree, target, self.store,

@@ -157,3 +157,27 @@ def test_a_planned_split_stops_searching_a_frontier_it_will_not_keep():
     tree = LayeredTree([12, 101, 1110, 15785, 227_023])
     assert len(plan.split(tree, 20_000, False).paths) == 227_023
     assert tree.searched[-1] == 227_023
+
+
+class PricedTree(FakeTree):
+    """A tree that says itself whether it is worth splitting."""
+
+    def __init__(self, degrees: list[int], verdict: bool | None):
+        super().__init__(degrees)
+        self.verdict = verdict
+
+    def worth_splitting(self) -> bool | None:
+        return self.verdict
+
+
+def test_a_tree_that_prices_itself_decides_its_split_without_walks():
+    for verdict in (True, False):
+        tree = PricedTree([2, 2, 2], verdict)
+        assert plan.too_small_to_split(tree, 10, 1.0, lambda: False) == (not verdict, None)
+        assert tree.probes == 0
+    tree = PricedTree([2, 2, 2], None)          # no opinion: Knuth's estimate, 14 nodes
+    small, sized = plan.too_small_to_split(tree, 15, 1.0, lambda: False)
+    assert small and sized.nodes == 14 and tree.probes == 200
+    assert not plan.too_small_to_split(PricedTree([2, 2, 2], None), 14, 1.0, lambda: False)[0]
+    target, nodes = plan.subproblem_target(tree, 2, whole=sized)
+    assert nodes == 14 and tree.probes == 200 and target == 2 * plan.MIN_PER_WORKER
