@@ -60,6 +60,7 @@ KERNELS: dict[str, tuple[str, str]] = {
     "fila_lists": ("cpkit.engines.tiling.fila.fila_lists", "build_lists"),
     "fila_sample": ("cpkit.engines.tiling.fila.fila_probe_kernel", "sample"),
     "hybrid_run": ("cpkit.engines.tiling.hybrid.hybrid_kernel", "run"),
+    "redundancy_check": ("cpkit.propagators.tiling_filter_kernels", "counted"),
 }
 
 MANIFEST = "manifest.json"

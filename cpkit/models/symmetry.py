@@ -31,6 +31,7 @@ from typing import Callable
 
 import numpy as np
 
+from .. import _aot
 from ..errors import InputError
 from .geometry import canonical, group, neighbours, transform
 from .tiling import Puzzle
@@ -120,6 +121,16 @@ def image_permutation(puzzle: Puzzle, symmetries: list[Symmetry]) -> np.ndarray:
     return perm
 
 
+#: The compiled check of ``RedundancyPlan.is_counted``, from its extension when built ahead.
+_COUNTED = _aot.Kernel("redundancy_check")
+
+
+def warm_up_check() -> None:
+    """Compile (or load) the check on a tiny plan with a real run's argument types."""
+    _COUNTED(np.zeros((2, 1), dtype=np.int64), np.zeros(1, dtype=np.int64),
+             np.zeros(1, dtype=np.int64), np.ones(1, dtype=bool), -1)
+
+
 def distinct_ints(values: np.ndarray) -> np.ndarray:
     """The distinct values of a non-negative integer array, ascending (``np.unique``'s answer):
     numpy 2's ``np.unique`` imports its masked-array module on its first call, 16 ms of every
@@ -152,16 +163,23 @@ class RedundancyPlan:
         return len(self.symmetries)
 
     def is_counted(self, image_ids: np.ndarray) -> bool:
-        """Whether the found solution ``image_ids`` is its class's representative."""
+        """Whether the found solution ``image_ids`` is its class's representative (compiled:
+        ``tiling_filter_kernels.counted``; symmetry by symmetry in numpy, the square 8 x 8's
+        19,371 solutions found took 0.26 s of its 1.1 s count)."""
         if self.exact_without_check:
             return True
+        return bool(_COUNTED(self.perm, np.sort(np.asarray(image_ids, dtype=np.int64)),
+                             self.shape_of, self.kept, self.shape))
+
+    def reference_is_counted(self, image_ids: np.ndarray) -> bool:
+        """``is_counted`` written in numpy, symmetry by symmetry: the compiled check's
+        reference in the tests."""
         ids = np.sort(np.asarray(image_ids, dtype=np.int64))
         key = tuple(ids.tolist())
-        shape_of = self.shape_of
         for h in range(1, self.order):
             moved = self.perm[h, ids]
             if self.shape >= 0:
-                mine = moved[shape_of[moved] == self.shape]
+                mine = moved[self.shape_of[moved] == self.shape]
                 if len(mine) != 1 or not self.kept[mine[0]]:
                     continue                     # h(S) is not in F: never found
             if tuple(np.sort(moved).tolist()) < key:

@@ -1,6 +1,8 @@
 """The compiled parts of the tiling filters (``tiling_filters``): the flood fill that checks
 the open regions' volumes (``volumes_ok``, also called by DLX's backtrack trigger and dynamic
-filter), the one-shot volume filter's loop over images, and one pass of the fit filter.
+filter), the one-shot volume filter's loop over images, one pass of the fit filter, and the
+redundancy filter's check of each solution found (``counted``, for
+``symmetry.RedundancyPlan.is_counted``).
 
 Apart from ``tiling_filters`` so that a run whose kernels come from extensions built ahead of
 time (``cpkit._aot``) never imports numba: the filters' Python side is in every run's set-up.
@@ -137,3 +139,32 @@ def fit_pass(keep, masks, cells_of_image_ptr, cells_of_image, images_of_cell_ptr
             keep[i] = False
             removed += 1
     return removed
+
+
+@njit(cache=True)
+def counted(perm, ids, shape_of, kept, shape):
+    """Whether the solution of the sorted image numbers ``ids`` is its class's representative:
+    no image of it under a symmetry ``h`` (``perm[h]``, 0 the identity) that the search also
+    finds is smaller, as sorted image numbers compared in order.  ``h(S)`` is found only if
+    it holds one image of the constrained ``shape`` and that image is ``kept`` (``shape``
+    -1: no piece constrained, every ``h(S)`` is)."""
+    k = ids.shape[0]
+    moved = np.empty(k, dtype=np.int64)
+    for h in range(1, perm.shape[0]):
+        n_mine = 0
+        mine = -1
+        for j in range(k):
+            m = perm[h, ids[j]]
+            moved[j] = m
+            if shape >= 0 and shape_of[m] == shape:
+                n_mine += 1
+                mine = m
+        if shape >= 0 and (n_mine != 1 or not kept[mine]):
+            continue
+        moved.sort()
+        for j in range(k):
+            if moved[j] != ids[j]:
+                if moved[j] < ids[j]:
+                    return False
+                break
+    return True

@@ -120,3 +120,20 @@ def test_slow_published_counts(tiling_instance, name, unique, count):
 def test_distinct_ints_answers_as_np_unique(values, dtype):
     a = np.array(values, dtype=dtype)
     assert distinct_ints(a).tolist() == np.unique(a).tolist()
+
+
+@pytest.mark.kernel
+@settings(max_examples=60)
+@given(puzzles())
+def test_the_compiled_redundancy_check_answers_as_its_reference(puzzle):
+    """``is_counted`` (compiled) against ``reference_is_counted`` (numpy) on every raw
+    solution, for each counting mode and constrained piece the plan picks (or none)."""
+    raw = dlx.solve_tiling(puzzle).solutions
+    for unique in ("rotation", "mirror"):
+        for redundancy in ("auto", None):
+            plan = plan_redundancy(puzzle, unique, redundancy)
+            if plan.exact_without_check:
+                continue
+            for tiling in raw:
+                ids = np.array(puzzle.images_of_tiling(tiling))
+                assert plan.is_counted(ids) == plan.reference_is_counted(ids)

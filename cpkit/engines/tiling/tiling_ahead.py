@@ -10,6 +10,7 @@ cells: most puzzles), the others stay JIT.
 from __future__ import annotations
 
 from ... import _aot
+from ...models import symmetry
 from ...propagators import tiling_filters
 from ..exact_cover.dlx import dlx_search
 from .fila import fila_probe, fila_search
@@ -21,6 +22,7 @@ def warm() -> None:
     themselves, not ``jit_seconds``, which runs each once a process and not at all after a
     run that took the extensions (their JIT kernels would then have no signature to build)."""
     tiling_filters.warm_up()
+    symmetry.warm_up_check()
     dlx_search._warm_up()
     fila_search._warm_up(1)
     fila_probe._warm_up()

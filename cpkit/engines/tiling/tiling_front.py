@@ -30,7 +30,7 @@ import numpy as np
 
 from ...errors import EngineUnavailable, InputError
 from ...models.reorient import Correspondence, conjugated
-from ...models.symmetry import RedundancyPlan, plan_redundancy
+from ...models.symmetry import RedundancyPlan, plan_redundancy, warm_up_check
 from ...models.tiling import Puzzle, Tiling
 from ...propagators import tiling_filters as tf
 from ...result import COMPLETE, Result, Stats
@@ -160,6 +160,10 @@ def prepare(puzzle: Puzzle, *, engine_name: str = "", engine_fn: Callable[..., R
     plan = plan_redundancy(puzzle, unique, redundancy, allowed=keep, between=check_setup)
     keep &= plan.kept
     check_setup()
+    if not plan.exact_without_check:        # every solution found is checked: its kernel
+        loading = warm("redundancy check", warm_up_check)
+        jit += loading
+        prep_start += loading               # reported as jit, not as preparation
     if fit_filter:
         removed, passes = tf.fit_filter(puzzle, keep, between=check_setup)
         extra["fit_filter_removed"] = removed
