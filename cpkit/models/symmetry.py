@@ -171,21 +171,6 @@ class RedundancyPlan:
         return bool(_COUNTED(self.perm, np.sort(np.asarray(image_ids, dtype=np.int64)),
                              self.shape_of, self.kept, self.shape))
 
-    def reference_is_counted(self, image_ids: np.ndarray) -> bool:
-        """``is_counted`` written in numpy, symmetry by symmetry: the compiled check's
-        reference in the tests."""
-        ids = np.sort(np.asarray(image_ids, dtype=np.int64))
-        key = tuple(ids.tolist())
-        for h in range(1, self.order):
-            moved = self.perm[h, ids]
-            if self.shape >= 0:
-                mine = moved[self.shape_of[moved] == self.shape]
-                if len(mine) != 1 or not self.kept[mine[0]]:
-                    continue                     # h(S) is not in F: never found
-            if tuple(np.sort(moved).tolist()) < key:
-                return False
-        return True
-
 
 def _by_cells(puzzle: Puzzle, shape: int) -> np.ndarray:
     """The images of ``shape`` in the order of their sorted cell numbers, compared as tuples."""

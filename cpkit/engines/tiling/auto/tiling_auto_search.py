@@ -45,9 +45,7 @@ def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | No
     if orientation == "file" or heuristic is not None or fila_at is not None or \
             limit is not None or puzzle.n_pieces > CHOOSE_MAX_PIECES:
         return None
-    key = (nof, tuple(sorted(dict(FRONT_DEFAULTS, **{
-        k: v for k, v in front_options.items()
-        if v is not None or k in FRONT_DEFAULTS}).items())))
+    key = _options_key(nof, front_options)
     kept = _KEPT.pop(puzzle, None)
     if kept is not None and kept[0] == key:
         return kept[1]
@@ -55,6 +53,13 @@ def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | No
     if keep:
         _KEPT[puzzle] = (key, choice)
     return choice
+
+
+def _options_key(nof: bool | None, front_options: dict[str, Any]) -> tuple:
+    """The options a choice depends on, with the front's defaults filled in and the triggers
+    given as None (none) left out: the same key whether an option is given or implied."""
+    given = {k: v for k, v in front_options.items() if v is not None or k in FRONT_DEFAULTS}
+    return nof, tuple(sorted({**FRONT_DEFAULTS, **given}.items()))
 
 
 #: The front's options as ``solve`` defaults them (a choice is kept for the same options,

@@ -176,6 +176,7 @@ class HybridSearch:
         self.fused: hybrid_fused.Fused | None = None
         self.late_jit = 0.0
         self._loop_words: int | None = None
+        self._loop_ahead = False            # the loop for those words is built ahead
 
     @property
     def switch(self) -> int:
@@ -360,10 +361,11 @@ class HybridSearch:
         if self._loop_words is None:        # once: this runs before every DLX turn
             self._loop_words = fila.words_for(min(largest_volume(self.puzzle, self.fila_at),
                                                   self.puzzle.n_cells))
+            self._loop_ahead = hybrid_fused.built_ahead(self._loop_words)
         words = self._loop_words
         if words > fila.MAX_WORDS or sanity_every() or (
                 self.subproblems < hybrid_fused.FUSE_AFTER and not is_warm(loop_name(words))
-                and not hybrid_fused.built_ahead(words)):
+                and not self._loop_ahead):
             return False
         self.late_jit += loop_jit_seconds(words)
         self.fused = hybrid_fused.Fused(self, words)
