@@ -7,14 +7,24 @@ from ..models.tiling import Puzzle, Tiling
 
 def format_tiling(puzzle: Puzzle, tiling: Tiling) -> str:
     """Rows from the top (largest y) down; z-layers side by side, z = 0 on the left; ``.`` for a
-    cell outside the region that no stationary piece fills."""
-    grid = tiling.grid(puzzle)
+    cell outside the region that no stationary piece fills.
+
+    The piece names go into a flat list, one entry per cell of the box (x fastest, then y, then
+    z), rather than a dictionary of cells: a run that lists every solution calls this once a
+    solution (16,146 times for the square 8 x 8)."""
     X, Y, Z = puzzle.box
-    width = max((len(name) for name in grid.values()), default=1)
+    named = [(p.name, p.cells) for p in puzzle.stationary_pieces]
+    named += [(pl.piece, pl.cells) for pl in tiling.placements]
+    width = max((len(name) for name, _ in named), default=1)
+    names = ["."] * (X * Y * Z)
+    for name, cells in named:
+        for x, y, z in cells:
+            names[(z * Y + y) * X + x] = name
+    if width > 1:
+        names = [name.ljust(width) for name in names]
     lines = []
     for y in range(Y - 1, -1, -1):
-        layers = [" ".join(grid.get((x, y, z), ".").ljust(width) for x in range(X))
-                  for z in range(Z)]
+        layers = [" ".join(names[(z * Y + y) * X:(z * Y + y + 1) * X]) for z in range(Z)]
         lines.append("   ".join(layers).rstrip())
     return "\n".join(lines)
 
