@@ -369,9 +369,9 @@ class Puzzle:
         shape_of = self._image_shapes
         made = self._placements
         by_shape: dict[int, list[int]] = {}
-        ids = image_ids.tolist() if isinstance(image_ids, np.ndarray) else \
+        chosen = image_ids.tolist() if isinstance(image_ids, np.ndarray) else \
             [int(i) for i in image_ids]
-        for i in sorted(ids):
+        for i in sorted(chosen):
             by_shape.setdefault(shape_of[i], []).append(i)
         placements = []
         for s_idx, ids in by_shape.items():
