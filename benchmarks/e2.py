@@ -41,7 +41,8 @@ def configurations():
     """Label and ``Config`` of each row of the ablation; the first is the default."""
     from cpkit.optimise import Config
 
-    return [("default: scan (adapted) + assignment + refill", Config()),
+    return [("default: scan (adapted, favoured colours) + assignment + refill", Config()),
+            ("default without favoured colours", Config(favour=False)),
             ("scan, fixed schedule", Config(methods=("scan",), adapt=False)),
             ("scan, adapted schedule", Config(methods=("scan",))),
             ("scan + assignment", Config(methods=("scan", "assign"))),
@@ -188,7 +189,9 @@ def _ablation_table(files, runs, configs, seconds) -> Table:
         rows,
         ["Every configuration runs on a variant before the next variant starts (side by side).  "
          "scan: the row-scan backtracker with its break schedule and restarts; adapted: the "
-         "schedule aims one break lower after each better board; assignment: pairwise "
+         "schedule aims one break lower after each better board; favoured colours: the top "
+         "of the board uses up the sides of a frame colour and two inner colours "
+         "(cpkit.optimise.favour; every row but the second); assignment: pairwise "
          "non-adjacent cells refilled by an optimal assignment; refill: a window around a "
          "break emptied and searched again by the scan kernel."])
 

@@ -19,7 +19,8 @@ A resumable state machine over explicit arrays: ``search`` runs until its node b
 a full board is found, or the tree is exhausted, and continues where it stopped when called
 again.  The state: ``board`` (orientation per cell), ``used`` (per tile), per depth the stage
 (0: exact fits, 1: north-only, 2: west-only), the list position and end, the breaks before the
-cell (``brk``), and the scalars in ``st``.
+cell (``brk``), the favoured sides placed before it (``fav_sum``) and the minimum by it
+(``fav_min``, zero but in the optimiser's scan: ``favour.ramp``), and the scalars in ``st``.
 """
 
 from __future__ import annotations
@@ -63,6 +64,8 @@ def new_state(n_cells: int, cap: int) -> dict[str, np.ndarray]:
             "ptr": np.zeros(n_cells + 1, dtype=np.int32),
             "end": np.zeros(n_cells + 1, dtype=np.int32),
             "brk": np.zeros(n_cells + 1, dtype=np.int32),
+            "fav_sum": np.zeros(n_cells + 1, dtype=np.int32),
+            "fav_min": np.zeros(n_cells + 1, dtype=np.int32),
             "st": st}
 
 
@@ -101,12 +104,16 @@ def rewind(order, board, used, st, depth):
 
 @njit(cache=True, _nrt=False)
 def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_start, north_cand,
-           west_start, west_cand, limit, board, used, stage, ptr, end, brk, st, best, budget):
+           west_start, west_cand, limit, board, used, stage, ptr, end, brk, st, best, budget,
+           fav, fav_min, fav_sum):
     """Edges mode: fill the cells of ``order`` (row-major) until ``budget`` placements, a full
     board within the cap (``FOUND``, copied to ``best``), or the end of the tree
     (``EXHAUSTED``).  Every other cell holds its tile (``reset``); a neighbour east or south
     that holds one is matched too.  At each cell: exact fits, then (within the schedule)
-    north-only and west-only matches."""
+    north-only and west-only matches.  Favoured colours (``favour``): ``fav[o]`` sides of
+    orientation ``o`` show one; by depth ``d`` at least ``fav_min[d]`` such sides must be
+    placed (``fav_sum[d + 1]``: so far); the lists are sorted by ``fav``, most first, so the
+    first candidate short of the minimum ends its list."""
     n = order.shape[0]
     size = board.shape[0]
     d = st[S_DEPTH]
@@ -199,8 +206,12 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
                         m += 1
                     if m > room:
                         continue
+                    if fav_sum[d] + fav[o] < fav_min[d]:
+                        p = e                   # sorted by ``fav``: none further reaches it
+                        continue
                     found = o
                     brk[d + 1] = brk[d] + m
+                    fav_sum[d + 1] = fav_sum[d] + fav[o]
                     break
                 stage[d] = s
                 ptr[d] = p

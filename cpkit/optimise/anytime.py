@@ -2,7 +2,8 @@
 
 A worker is seeded and deterministic given its seed and the work it is given.  Its loop:
 
-- **scan**: the row-scan kernel (``_scan_kernel``) under a break schedule (``Schedule``);
+- **scan**: the row-scan kernel (``_scan_kernel``) under a break schedule (``Schedule``),
+  its top made to use up the sides of a few favoured colours (``favour``, edges only);
   every full board it completes is a candidate.  After ``restart_nodes`` placements (or when
   the tree is exhausted) it starts again from the top with reshuffled candidate lists.  When
   a board improves on the best, the schedule is rescaled to aim one break lower
@@ -44,6 +45,7 @@ import numpy as np
 from ..models.edge_matching import EdgeMatchingPuzzle
 from . import _board_kernel as board_kernel
 from . import _scan_kernel as scan
+from . import favour
 from ._rng import below, new_state
 from .exact import refill_exact
 from .neighbourhoods import (Lists, broken_cells, reassign_independent, refill_region,
@@ -74,7 +76,7 @@ class Config:
     methods: tuple[str, ...] = ("scan", "assign", "refill")
     schedule: Schedule | None = None          # None: ``Schedule.for_board``
     restart_nodes: int = 50_000_000          # then the scan starts again from the top
-    stuck_nodes: int = 500_000                # no break zone reached in as many: restart
+    stuck_nodes: int = 500_000                # no break zone reached: restart (no favour)
     drought_nodes: int = 50_000_000           # no board in as many: loosen the schedule
     adapt: bool = True                        # rescale the schedule on each better board
     move_share: float = 0.25                  # of the time, once a board exists
@@ -87,6 +89,8 @@ class Config:
     exact_columns: int = 5
     exact_seconds: float = 1.0                # CP-SAT's time limit per move
     exact_share: float = 0.5                  # of the moves' time, when others are on too
+    favour: bool = True                       # favoured colours used up by the top (edges)
+    favour_scale: float = 0.9                 # of ``favour.RAMP``
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -137,6 +141,11 @@ class Anytime:
         self.found = np.empty(t.n_cells, dtype=np.int32)
         self.deep = np.empty(t.n_cells, dtype=np.int32)
         self.state = scan.new_state(self.order.shape[0], 1 << 30)
+        self.favour_scale = self.config.favour_scale
+        self.favoured = favour.favoured_colours(t) if self.config.favour and not self.holes \
+            and t.n_cells >= favour.MIN_CELLS else ()
+        self.lists.fav = favour.favoured_sides(t, self.favoured)
+        self._set_ramp()
         self.best: np.ndarray | None = None
         self.best_score = -1
         self.best_at = 0.0                  # search seconds when the best was found
@@ -220,7 +229,9 @@ class Anytime:
         elif self.holes and st[scan.S_DEEPEST] > deepest:
             self.offer(self.deep, method="scan")     # a longer top with no hole
         c = self.config
-        stuck = st[scan.S_RESTART_NODES] >= c.stuck_nodes and \
+        # Not with favoured colours: their tops take longer to build, and restarting them
+        # early cost 0.5 edges on Eternity II (CHANGELOG.md).
+        stuck = not self.favoured and st[scan.S_RESTART_NODES] >= c.stuck_nodes and \
             st[scan.S_REACHED] < self._break_depth()
         if status == scan.EXHAUSTED or st[scan.S_RESTART_NODES] >= c.restart_nodes or stuck:
             self._restart()
@@ -234,6 +245,13 @@ class Anytime:
         self._found_at = int(self.state["st"][scan.S_NODES])
         self.schedule = replace(self.schedule, total=self.schedule.total * 1.2 + 1.0)
         self.limit = self.schedule.limits(self.order, self.tables.n_cells)
+        self.favour_scale *= 0.8
+        self._set_ramp()
+
+    def _set_ramp(self) -> None:
+        if self.favoured:
+            self.state["fav_min"][:] = favour.ramp(self.tables, self.order, self.lists.fav,
+                                                   self.favour_scale)
 
     def _break_depth(self) -> int:
         """The depth (in ``order``) of the first cell where the schedule may allow breaks."""
@@ -356,7 +374,8 @@ class Anytime:
                    "seconds": self.seconds, "move_seconds": self._move_seconds,
                    "move_work": self._move_work, "found_at": self._found_at,
                    "schedule": asdict(self.schedule), "figures": asdict(self.figures),
-                   "objective": self.objective}
+                   "objective": self.objective, "favoured": list(self.favoured),
+                   "favour_scale": self.favour_scale}
         buf = io.BytesIO()
         np.savez(buf, scalars=np.frombuffer(repr(scalars).encode(), dtype=np.uint8), **arrays)
         return buf.getvalue()
@@ -385,8 +404,14 @@ class Anytime:
             if data[name].shape != target.shape:
                 raise ValueError(f"a state of another puzzle ({name})")
             target[:] = data[name]
+        if "state_fav_min" not in data.files:
+            # Saved before favoured colours: its lists and top were made without them.
+            self.favoured, self.lists.fav = (), np.zeros_like(self.lists.fav)
+            self.state["fav_min"][:] = 0
         for k in self.state:
-            self.state[k][:] = data[f"state_{k}"]
+            if f"state_{k}" in data.files:
+                self.state[k][:] = data[f"state_{k}"]
+        self.favour_scale = float(scalars.get("favour_scale", self.favour_scale))
         self.limit = data["limit"].astype(np.int32)
         self.best = data["best"].astype(np.int32) if "best" in data.files else None
         self.best_score = int(scalars["best_score"])

@@ -34,6 +34,8 @@ class Lists:
         self.north = tables.north_cand.copy()
         self.west = tables.west_cand.copy()
         self.allowed = tables.allowed.copy()
+        #: Favoured sides per orientation (``favour``): where any, lists are sorted by them.
+        self.fav = np.zeros(tables.colour.shape[0], dtype=np.int32)
 
     def shuffle(self, tables: Tables, rng: np.ndarray) -> None:
         from ._rng import shuffle_segments
@@ -42,6 +44,13 @@ class Lists:
         shuffle_segments(self.north, tables.north_start, rng)
         shuffle_segments(self.west, tables.west_start, rng)
         shuffle_segments(self.allowed, tables.allowed_start, rng)
+        if self.fav.any():
+            # Most favoured sides first, shuffled among equals (a stable sort by segment).
+            for values, start in ((self.cand, tables.cand_start),
+                                  (self.north, tables.north_start),
+                                  (self.west, tables.west_start)):
+                segment = np.repeat(np.arange(start.size - 1), np.diff(start))
+                values[:] = values[np.lexsort((-self.fav[values], segment))]
 
 
 def run_scan(tables: Tables, lists: Lists, order: np.ndarray, limit: np.ndarray,
@@ -60,7 +69,8 @@ def run_scan(tables: Tables, lists: Lists, order: np.ndarray, limit: np.ndarray,
     return scan.search(order, t.n_colours, t.colour, t.neighbour, t.cell_class, t.cand_start,
                        lists.cand, t.north_start, lists.north, t.west_start, lists.west, limit,
                        board, used, state["stage"], state["ptr"], state["end"], state["brk"],
-                       state["st"], best, budget)
+                       state["st"], best, budget, lists.fav, state["fav_min"],
+                       state["fav_sum"])
 
 
 def broken_cells(tables: Tables, board: np.ndarray, holes: bool) -> np.ndarray:

@@ -14,6 +14,7 @@ from cpkit.models.em_generator import plant
 from cpkit.models.score import score_board
 from cpkit.optimise import _board_kernel as board_kernel
 from cpkit.optimise import _scan_kernel as scan
+from cpkit.optimise import favour
 from cpkit.optimise._rng import new_state
 from cpkit.optimise.assignment import reassign, reassign_holes
 from cpkit.optimise.neighbourhoods import Lists, refill_region, run_scan
@@ -267,3 +268,65 @@ def test_a_schedule_aims_lower_after_a_better_board(tighten):
         assert first >= int(after.start * 256)
     else:
         assert after.start == before.start and first >= np.flatnonzero(old > 0)[0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_scan_keeps_to_the_favoured_ramp(seed):
+    """With a minimum of favoured sides by each depth (the planted solution's own counts, so
+    that a board meets it), the scan without breaks still finds a solution, and every board
+    it reports has placed at least the minimum by every depth: the sorted lists' early end
+    (the first candidate short of the minimum ends its list) loses nothing."""
+    puzzle, tables, solution = planted(6, seed, border=2, inner=4)
+    order = np.flatnonzero(tables.fixed < 0).astype(np.int32)
+    colours = favour.favoured_colours(tables)
+    assert colours
+    lists = Lists(tables)
+    lists.fav = favour.favoured_sides(tables, colours)
+    lists.shuffle(tables, new_state(seed))
+    board = np.empty(tables.n_cells, dtype=np.int32)
+    used = np.zeros(tables.n_tiles, dtype=np.int32)
+    best = np.empty_like(board)
+    state = scan.new_state(order.size, 0)
+    state["fav_min"][:-1] = np.cumsum(lists.fav[solution[order]])
+    scan.reset(tables.fixed, board, used, state["st"], state["brk"])
+    found = []
+    while True:
+        status = run_scan(tables, lists, order, np.zeros(order.size, np.int32), board, used,
+                          state, best, 1000, False)
+        if status == scan.FOUND:
+            found.append(best.copy())
+        elif status == scan.EXHAUSTED:
+            break
+    assert found
+    for b in found:
+        assert score_board(puzzle, tables.board(b)).score == tables.inner_edges
+        assert (np.cumsum(lists.fav[b[order]]) >= state["fav_min"][:-1]).all()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_boards_with_breaks_meet_the_favoured_ramp(seed):
+    """Boards with breaks under the optimiser's ramp: every one reported has placed the
+    minimum of favoured sides by every depth (the lists shuffled but not sorted, so that
+    the boards found first would fall short of it)."""
+    puzzle, tables, _ = planted(7, seed, border=3, inner=5)
+    order = np.flatnonzero(tables.fixed < 0).astype(np.int32)
+    lists = Lists(tables)
+    lists.shuffle(tables, new_state(seed))
+    lists.fav = favour.favoured_sides(tables, favour.favoured_colours(tables))
+    board = np.empty(tables.n_cells, dtype=np.int32)
+    used = np.zeros(tables.n_tiles, dtype=np.int32)
+    best = np.empty_like(board)
+    state = scan.new_state(order.size, 12)
+    state["fav_min"][:] = favour.ramp(tables, order, lists.fav, 0.7)
+    scan.reset(tables.fixed, board, used, state["st"], state["brk"])
+    limit = np.full(order.size, 12, dtype=np.int32)
+    found = []
+    while len(found) < 5:
+        status = run_scan(tables, lists, order, limit, board, used, state, best, 1000, False)
+        if status == scan.FOUND:
+            found.append(best.copy())
+        elif status == scan.EXHAUSTED or state["st"][scan.S_NODES] > 2_000_000:
+            break
+    assert found
+    for b in found:
+        assert (np.cumsum(lists.fav[b[order]]) >= state["fav_min"][:-1]).all()
