@@ -67,6 +67,11 @@ MOVE_NODES = 6_000
 #: The scan's placements a second, to count an exact move's seconds as placements.
 SCAN_RATE = 10_000_000
 PACES = ("work", "clock")
+#: With favoured colours, a top that reaches no break zone in this many times ``stuck_nodes``
+#: placements loosens their ramp by ``FAVOUR_STEP`` (the pinned corners of Eternity II's
+#: variants left no top at 0.9 of it); the next top that reaches the zone tightens it back.
+FAVOUR_STUCK = 10
+FAVOUR_STEP = 0.9
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,7 @@ class Anytime:
         self.deep = np.empty(t.n_cells, dtype=np.int32)
         self.state = scan.new_state(self.order.shape[0], 1 << 30)
         self.favour_scale = self.config.favour_scale
+        self._ramp_met = False              # this restart's top reached the break zone
         self.favoured = favour.favoured_colours(t) if self.config.favour and not self.holes \
             and t.n_cells >= favour.MIN_CELLS else ()
         self.lists.fav = favour.favoured_sides(t, self.favoured)
@@ -229,10 +235,19 @@ class Anytime:
         elif self.holes and st[scan.S_DEEPEST] > deepest:
             self.offer(self.deep, method="scan")     # a longer top with no hole
         c = self.config
-        # Not with favoured colours: their tops take longer to build, and restarting them
-        # early cost 0.5 edges on Eternity II (CHANGELOG.md).
-        stuck = not self.favoured and st[scan.S_RESTART_NODES] >= c.stuck_nodes and \
-            st[scan.S_REACHED] < self._break_depth()
+        short = st[scan.S_REACHED] < self._break_depth()
+        if self.favoured:
+            # Their tops take longer to build (restarting them after ``stuck_nodes`` cost 0.5
+            # edges on Eternity II, CHANGELOG.md); a top that reaches no break zone in ten
+            # times as many loosens the ramp, one that does tightens it back.
+            stuck = short and st[scan.S_RESTART_NODES] >= FAVOUR_STUCK * c.stuck_nodes
+            if stuck:
+                self._scale_ramp(FAVOUR_STEP)
+            elif not short and not self._ramp_met:
+                self._ramp_met = True
+                self._scale_ramp(1 / FAVOUR_STEP)
+        else:
+            stuck = short and st[scan.S_RESTART_NODES] >= c.stuck_nodes
         if status == scan.EXHAUSTED or st[scan.S_RESTART_NODES] >= c.restart_nodes or stuck:
             self._restart()
         if self.best is None and st[scan.S_NODES] - self._found_at >= c.drought_nodes:
@@ -245,7 +260,11 @@ class Anytime:
         self._found_at = int(self.state["st"][scan.S_NODES])
         self.schedule = replace(self.schedule, total=self.schedule.total * 1.2 + 1.0)
         self.limit = self.schedule.limits(self.order, self.tables.n_cells)
-        self.favour_scale *= 0.8
+        self._scale_ramp(0.8)
+
+    def _scale_ramp(self, factor: float) -> None:
+        """The ramp of favoured sides times ``factor``, never above ``Config.favour_scale``."""
+        self.favour_scale = min(self.favour_scale * factor, self.config.favour_scale)
         self._set_ramp()
 
     def _set_ramp(self) -> None:
@@ -259,6 +278,7 @@ class Anytime:
 
     def _restart(self) -> None:
         self.figures.restarts += 1
+        self._ramp_met = False
         self.lists.shuffle(self.tables, self.rng)
         scan.reset(self.tables.fixed, self.board, self.used, self.state["st"],
                    self.state["brk"])
@@ -375,7 +395,7 @@ class Anytime:
                    "move_work": self._move_work, "found_at": self._found_at,
                    "schedule": asdict(self.schedule), "figures": asdict(self.figures),
                    "objective": self.objective, "favoured": list(self.favoured),
-                   "favour_scale": self.favour_scale}
+                   "favour_scale": self.favour_scale, "ramp_met": self._ramp_met}
         buf = io.BytesIO()
         np.savez(buf, scalars=np.frombuffer(repr(scalars).encode(), dtype=np.uint8), **arrays)
         return buf.getvalue()
@@ -412,6 +432,7 @@ class Anytime:
             if f"state_{k}" in data.files:
                 self.state[k][:] = data[f"state_{k}"]
         self.favour_scale = float(scalars.get("favour_scale", self.favour_scale))
+        self._ramp_met = bool(scalars.get("ramp_met", False))
         self.limit = data["limit"].astype(np.int32)
         self.best = data["best"].astype(np.int32) if "best" in data.files else None
         self.best_score = int(scalars["best_score"])

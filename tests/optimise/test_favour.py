@@ -55,6 +55,21 @@ def test_the_ramp_grows_to_its_last_point_then_stops():
     assert (need[(order + 1) / tables.n_cells <= 1 / 16] == 0).all()
 
 
+@pytest.mark.skipif(not ETERNITY2.is_dir(), reason=f"no Eternity II files ({ETERNITY2})")
+def test_a_ramp_no_top_meets_is_loosened_until_one_does():
+    """Eternity II with three corners pinned: no top meets 0.9 of the ramp; the worker loosens
+    it and has a board long before its drought would loosen its schedule."""
+    puzzle = read_edge_matching(ETERNITY2 / "variants" / "e2_v00.native")
+    worker = Anytime(puzzle, "edges", 0, Config(pace="work"))
+    assert worker.favoured
+    lowest = worker.favour_scale
+    while worker.best is None and worker.figures.nodes < worker.config.drought_nodes:
+        worker.step()
+        lowest = min(lowest, worker.favour_scale)
+    assert worker.best is not None and worker.figures.nodes < worker.config.drought_nodes
+    assert lowest < worker.config.favour_scale
+
+
 def test_a_checkpoint_saved_without_favoured_colours_resumes_without_them():
     puzzle = generate(12, border_colours=4, inner_colours=9, seed=4)
     worker = Anytime(puzzle, "edges", 1, Config(pace="work"))
