@@ -427,10 +427,11 @@ class Anytime:
         if "state_fav_min" not in data.files:
             # Saved before favoured colours: its lists and top were made without them.
             self.favoured, self.lists.fav = (), np.zeros_like(self.lists.fav)
-            self.state["fav_min"][:] = 0
         for k in self.state:
             if f"state_{k}" in data.files:
                 self.state[k][:] = data[f"state_{k}"]
+        if not self.favoured:
+            self.state["fav_min"][:] = 0        # whatever the state was saved with
         self.favour_scale = float(scalars.get("favour_scale", self.favour_scale))
         self._ramp_met = bool(scalars.get("ramp_met", False))
         self.limit = data["limit"].astype(np.int32)

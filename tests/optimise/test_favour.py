@@ -71,6 +71,8 @@ def test_a_ramp_no_top_meets_is_loosened_until_one_does():
 
 
 def test_a_checkpoint_saved_without_favoured_colours_resumes_without_them():
+    """A state saved before favoured colours resumes without them; one saved with them
+    resumes with them, or without their ramp in a worker that has them off."""
     puzzle = generate(12, border_colours=4, inner_colours=9, seed=4)
     worker = Anytime(puzzle, "edges", 1, Config(pace="work"))
     assert worker.favoured
@@ -88,3 +90,6 @@ def test_a_checkpoint_saved_without_favoured_colours_resumes_without_them():
     same.restore(worker.snapshot())
     assert same.favoured == worker.favoured
     assert np.array_equal(same.state["fav_min"], worker.state["fav_min"])
+    without = Anytime(puzzle, "edges", 1, Config(pace="work", favour=False))
+    without.restore(worker.snapshot())
+    assert without.favoured == () and not without.state["fav_min"].any()
