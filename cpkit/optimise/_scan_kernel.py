@@ -111,9 +111,9 @@ def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_star
     (``EXHAUSTED``).  Every other cell holds its tile (``reset``); a neighbour east or south
     that holds one is matched too.  At each cell: exact fits, then (within the schedule)
     north-only and west-only matches.  Favoured colours (``favour``): ``fav[o]`` sides of
-    orientation ``o`` show one; by depth ``d`` at least ``fav_min[d]`` such sides must be
-    placed (``fav_sum[d + 1]``: so far); the lists are sorted by ``fav``, most first, so the
-    first candidate short of the minimum ends its list."""
+    orientation ``o`` show one; once the cell at depth ``d`` is filled at least ``fav_min[d]``
+    such sides must be placed (``fav_sum[d]``: those placed above it); the lists are sorted by
+    ``fav``, most first, so the first candidate short of the minimum ends its list."""
     n = order.shape[0]
     size = board.shape[0]
     d = st[S_DEPTH]

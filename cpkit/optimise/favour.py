@@ -91,7 +91,7 @@ def favoured_sides(tables: Tables, colours: tuple[int, ...]) -> np.ndarray:
 
 def ramp(tables: Tables, order: np.ndarray, sides: np.ndarray, scale: float) -> np.ndarray:
     """The favoured sides the scan must have placed once each cell of ``order`` is filled
-    (the kernel's ``hmin``, by depth, one more entry than ``order``): a share of those of the
+    (the kernel's ``fav_min``, by depth, one more entry than ``order``): a share of those of the
     unhinted tiles (``RAMP``) times ``scale``."""
     free = np.flatnonzero(tables.hinted_tile == 0)
     total = float(sides[4 * free].sum())
