@@ -125,6 +125,14 @@ def grey_sides(tile: Sequence[int]) -> tuple[int, ...]:
     return tuple(s for s in range(4) if tile[s] == GREY)
 
 
+def rim_sides(tile: Sequence[int]) -> tuple[int, ...]:
+    """The coloured sides of a frame tile next to a grey side: on a board they lie along the
+    rim and only ever meet other such sides (two on an edge tile, two on a corner)."""
+    grey = grey_sides(tile)
+    return tuple(s for s in range(4) if tile[s] != GREY
+                 and any((s - g) % 4 in (1, 3) for g in grey))
+
+
 def tile_kind(tile: Sequence[int]) -> str:
     """"corner" (two adjacent grey sides), "edge" (one), "inner" (none) or "invalid"."""
     grey = grey_sides(tile)
@@ -202,12 +210,10 @@ class EdgeMatchingPuzzle:
         # even number of times among all other sides.
         ring, other = Counter(), Counter()
         for t in self.tiles:
-            grey = grey_sides(t)
+            along = rim_sides(t)
             for s in range(4):
-                if t[s] == GREY:
-                    continue
-                along_rim = any((s - g) % 4 in (1, 3) for g in grey)
-                (ring if along_rim else other)[t[s]] += 1
+                if t[s] != GREY:
+                    (ring if s in along else other)[t[s]] += 1
         for counter, where in ((ring, "on frame sides along the rim"),
                                (other, "on the other sides")):
             odd = sorted(c for c, n in counter.items() if n % 2)

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..models.edge_matching import GREY
+from ..models.edge_matching import GREY, rim_sides
 from .tables import Tables
 
 #: The ramp's points: (share of the cells filled, share of the favoured sides placed).
@@ -51,10 +51,9 @@ INNER_SHARE = 1 / 8
 
 def frame_and_inner(tables: Tables) -> tuple[list[int], list[int]]:
     """The colours shown beside a grey side (frame colours), and the others (grey apart)."""
-    c = tables.colour
-    beside_grey = (np.roll(c, 1, axis=1) == GREY) | (np.roll(c, -1, axis=1) == GREY)
-    frame = set(c[beside_grey & (c != GREY)].tolist())
-    inner = set(c.ravel().tolist()) - frame - {GREY}
+    tiles = tables.colour[::4].tolist()              # each tile once, as listed
+    frame = {t[s] for t in tiles for s in rim_sides(t)}
+    inner = {c for t in tiles for c in t} - frame - {GREY}
     return sorted(frame), sorted(inner)
 
 
@@ -83,10 +82,9 @@ def favoured_colours(tables: Tables) -> tuple[int, ...]:
 
 
 def favoured_sides(tables: Tables, colours: tuple[int, ...]) -> np.ndarray:
-    """How many sides of each orientation show one of ``colours`` (int32)."""
-    if not colours:
-        return np.zeros(tables.colour.shape[0], dtype=np.int32)
-    return np.isin(tables.colour, np.array(colours)).sum(axis=1).astype(np.int32)
+    """How many sides of each orientation show one of ``colours`` (int32; none: all 0)."""
+    return np.isin(tables.colour, np.array(colours, dtype=np.int64)).sum(axis=1) \
+        .astype(np.int32)
 
 
 def ramp(tables: Tables, order: np.ndarray, sides: np.ndarray, scale: float) -> np.ndarray:

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..errors import InputError
+from ..models.edge_matching import rim_sides
 from . import colorpair as cp
 from . import colorpair_remaining as rem
 from . import sparse_set as ss
@@ -45,12 +46,8 @@ def colour_tables(a, tile_pairs: np.ndarray) -> dict[int, np.ndarray]:
         tile_cols[t, :len(distinct)] = distinct
         for c in distinct:
             by_colour[c].append(t)
-        grey = [s for s in range(4) if col[s] == 0]
-        if grey:
-            # sides next to a grey side lie along the rim (1 grey side: 2 of them; corner: 2)
-            along = [s for s in range(4) if col[s] != 0 and any((s - g) % 4 in (1, 3)
-                                                                for g in grey)]
-            rim[t, :len(along)] = [int(col[s]) for s in along[:2]]
+        along = rim_sides(col)
+        rim[t, :len(along)] = [int(col[s]) for s in along[:2]]
     start = np.cumsum([0] + [len(ts) for ts in by_colour])
     col_tiles = np.array([t for ts in by_colour for t in ts], dtype=np.int32)
     rim_colour = np.zeros(values, dtype=np.int32)
