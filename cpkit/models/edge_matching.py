@@ -307,6 +307,20 @@ class EdgeMatchingPuzzle:
     def without_hints(self) -> "EdgeMatchingPuzzle":
         return self.with_hints(())
 
+    def turned(self, quarter_turns: int = 1) -> "EdgeMatchingPuzzle":
+        """The same puzzle with its board turned clockwise by ``quarter_turns`` quarter turns:
+        the tiles as they are, each hint moved and turned with the board (``Board.turned``
+        turns a board of this puzzle into one of the turned puzzle, with the same score).  A
+        file drawn another way round is this puzzle turned; the benchmarks use it to measure
+        the engines on orientations they were not tuned on."""
+        width, height, hints = self.width, self.height, self.hints
+        for _ in range(quarter_turns % 4):
+            hints = tuple(Hint(h.y, width - 1 - h.x, h.tile, (h.rotation - 1) % 4)
+                          for h in hints)
+            width, height = height, width
+        return EdgeMatchingPuzzle(self.tiles, width, height, hints=hints,
+                                  n_colours=self.n_colours, name=self.name)
+
     def symmetry_roots(self, unique: str) -> list[tuple[Hint, ...]]:
         """The sub-searches whose solutions, added up, count the puzzle under ``unique``.
 

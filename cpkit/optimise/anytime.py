@@ -72,6 +72,12 @@ PACES = ("work", "clock")
 #: variants left no top at 0.9 of it); the next top that reaches the zone tightens it back.
 FAVOUR_STUCK = 10
 FAVOUR_STEP = 0.9
+#: With favoured colours, a top still in its first this many rows after ``stuck_nodes``
+#: placements starts again at once, the ramp kept.  Its first rows meet neither the ramp nor
+#: the hints below them (a depth-first search caught there says nothing of the ramp's
+#: strength); on Eternity II turned a quarter most tops were, and counting them as stuck
+#: loosened the ramp to half its scale and cost two edges (CHANGELOG.md).
+FAVOUR_EARLY_ROWS = 3
 
 
 @dataclass(frozen=True)
@@ -152,6 +158,8 @@ class Anytime:
             and t.n_cells >= favour.MIN_CELLS else ()
         self.lists.fav = favour.favoured_sides(t, self.favoured)
         self._set_ramp()
+        #: The depth a top must pass within ``stuck_nodes`` placements (``FAVOUR_EARLY_ROWS``).
+        self._early_depth = int(np.searchsorted(self.order, FAVOUR_EARLY_ROWS * t.width))
         self.best: np.ndarray | None = None
         self.best_score = -1
         self.best_at = 0.0                  # search seconds when the best was found
@@ -239,13 +247,16 @@ class Anytime:
         if self.favoured:
             # Their tops take longer to build (restarting them after ``stuck_nodes`` cost 0.5
             # edges on Eternity II, CHANGELOG.md); a top that reaches no break zone in ten
-            # times as many loosens the ramp, one that does tightens it back.
+            # times as many loosens the ramp, one that does tightens it back.  A top caught in
+            # its first rows starts again without loosening it (``FAVOUR_EARLY_ROWS``).
             stuck = short and st[scan.S_RESTART_NODES] >= FAVOUR_STUCK * c.stuck_nodes
             if stuck:
                 self._scale_ramp(FAVOUR_STEP)
             elif not short and not self._ramp_met:
                 self._ramp_met = True
                 self._scale_ramp(1 / FAVOUR_STEP)
+            stuck = stuck or (st[scan.S_RESTART_NODES] >= c.stuck_nodes
+                              and st[scan.S_REACHED] < self._early_depth)
         else:
             stuck = short and st[scan.S_RESTART_NODES] >= c.stuck_nodes
         if status == scan.EXHAUSTED or st[scan.S_RESTART_NODES] >= c.restart_nodes or stuck:

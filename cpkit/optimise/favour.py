@@ -20,8 +20,9 @@ colours chosen from the puzzle:
   10 % of the cells, 58 % by 22 %, 73 % by 30 %, 87 % by 40 % and 97.5 % by 62.5 %, no
   minimum beyond; all scaled by ``scale`` (0.9 by default: at 1.0 the scan found boards on
   Eternity II for three seeds in eight, and poor ones); the worker loosens it where no top
-  meets it (``anytime.FAVOUR_STUCK``).  Only on boards of ``MIN_CELLS`` or more, and for the
-  edges objective.
+  meets it (``anytime.FAVOUR_STUCK``), but not for tops caught in their first rows, which
+  start again (``anytime.FAVOUR_EARLY_ROWS``).  Only on boards of ``MIN_CELLS`` or more, and
+  for the edges objective.
 - In the kernel (``_scan_kernel.search``), a candidate whose favoured sides leave the total
   below the cell's minimum is not placed; each candidate list is sorted by favoured sides,
   most first (``Lists.shuffle``), so the first such candidate ends the list.

@@ -25,12 +25,15 @@ def test_the_quick_suite_fills_its_tables(monkeypatch):
     monkeypatch.setenv("CPKIT_BENCH_E2_SECONDS", "1")
     monkeypatch.setenv("CPKIT_BENCH_E2_LONG", "5")
     monkeypatch.setenv("CPKIT_BENCH_E2_CLOCK", "cpu")
-    variants, ablation, long = e2.e2_suite(quick=True)
+    variants, turned, ablation, long = e2.e2_suite(quick=True)
     rows = {row[0]: row for row in variants.rows}
     assert {"e2_v00", "e2_v01", "mean"} <= set(rows)
     assert all(400 <= rows[v][1] <= 480 and rows[v][2] == 256 for v in ("e2_v00", "e2_v01"))
     assert rows["mean"][1] == round((rows["e2_v00"][1] + rows["e2_v01"][1]) / 2, 1)
     assert sum(row[0].startswith("published") for row in variants.rows) == 5
+    assert [row[0] for row in turned.rows] == ["e2_v00", "e2_v01", "mean"]
+    assert all(400 <= row[2] <= 480 for row in turned.rows)
+    assert [row[1] for row in turned.rows[:2]] == [rows[v][1] for v in ("e2_v00", "e2_v01")]
     assert [row[0] for row in ablation.rows] == [label for label, _ in e2.configurations()[:2]]
     assert [row[1] for row in long.rows] == ["edges", "tiles"]
     edges, tiles = long.rows

@@ -18,7 +18,8 @@ from cpkit.io.edge_matching import write_native
 from cpkit.io.viewer_link import (DEFAULT_ORDER, board_from_link, format_link, is_link,
                                   parse_link)
 from cpkit.models.board import EMPTY, Board
-from cpkit.models.edge_matching import BoardSolution, EdgeMatchingPuzzle
+from cpkit.models.edge_matching import BoardSolution, EdgeMatchingPuzzle, Hint
+from cpkit.models.score import score_board
 from cpkit.models.em_generator import plant
 from cpkit.result import verify_board
 from cpkit.engines.dispatch import solve
@@ -48,6 +49,31 @@ def test_board_converts_to_and_from_the_engines_cells():
     assert (board.width, board.height, board.filled, board.full) == (5, 4, 20, True)
     with pytest.raises(ValueError):
         board.tiles[0, 0] = 1                       # read-only: boards are values
+
+
+@pytest.mark.parametrize("quarter_turns", [1, 2, 3])
+def test_a_turned_board_solves_the_turned_puzzle_with_its_hints(quarter_turns):
+    """Turning a puzzle and its board together keeps every score: the planted solution stays
+    a solution (hints at their turned cells, turned with it), a partial board keeps its
+    matched edges; an oblong board swaps its sides; four turns give the board back."""
+    puzzle, board = planted(6, 4, seed=5)
+    cells = [(0, 0), (2, 1), (5, 3)]
+    hinted = puzzle.with_hints(Hint(x, y, *board.to_solution().at(x, y)) for x, y in cells)
+    turned = hinted.turned(quarter_turns)
+    solution = board.turned(quarter_turns)
+    assert (turned.width, turned.height) == ((6, 4) if quarter_turns == 2 else (4, 6))
+    assert verify_board(turned, solution.to_solution()) == []
+    score = score_board(turned, solution)
+    assert score.score == score.max_score
+    assert verify_board(hinted.turned(quarter_turns + 2), solution.to_solution()) != []
+    tiles, rotations = board.tiles.copy(), board.rotations.copy()
+    tiles[1, 1], tiles[2, 3] = board.tiles[2, 3], board.tiles[1, 1]     # two inner tiles
+    tiles[2, 1] = EMPTY                                                  # and a hole
+    other = Board(tiles, rotations)
+    mine = score_board(puzzle, other)
+    theirs = score_board(puzzle.turned(quarter_turns), other.turned(quarter_turns))
+    assert theirs.score == mine.score < mine.max_score and theirs.tiles_placed == 23
+    assert solution.turned(4 - quarter_turns) == board
 
 
 def test_empty_cells_have_rotation_zero_and_compare_equal():
