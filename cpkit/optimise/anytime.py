@@ -68,8 +68,8 @@ MOVE_NODES = 6_000
 SCAN_RATE = 10_000_000
 PACES = ("work", "clock")
 #: With favoured colours, a top that reaches no break zone in this many times ``stuck_nodes``
-#: placements loosens their ramp by ``FAVOUR_STEP`` (the pinned corners of Eternity II's
-#: variants left no top at 0.9 of it); the next top that reaches the zone tightens it back.
+#: placements loosens their ramp by ``FAVOUR_STEP`` (for a ramp that no top of the puzzle
+#: can meet); the next top that reaches the zone tightens it back.
 FAVOUR_STUCK = 10
 FAVOUR_STEP = 0.9
 #: With favoured colours, a top still in its first this many rows after ``stuck_nodes``
