@@ -97,6 +97,7 @@ def test_a_checkpoint_saved_without_favoured_colours_resumes_without_them():
     assert without.favoured == () and not without.state["fav_min"].any()
 
 
+@pytest.mark.skipif(not ETERNITY2.is_dir(), reason=f"no Eternity II files ({ETERNITY2})")
 def test_tops_caught_in_their_first_rows_start_again_without_loosening_the_ramp():
     """Eternity II turned a quarter: most tops are caught in their first rows, beside the
     hints of the third row.  They start again after ``stuck_nodes`` placements and the ramp
