@@ -255,7 +255,7 @@ class Anytime:
             elif not short and not self._ramp_met:
                 self._ramp_met = True
                 self._scale_ramp(1 / FAVOUR_STEP)
-            stuck = stuck or (st[scan.S_RESTART_NODES] >= c.stuck_nodes
+            stuck = stuck or (short and st[scan.S_RESTART_NODES] >= c.stuck_nodes
                               and st[scan.S_REACHED] < self._early_depth)
         else:
             stuck = short and st[scan.S_RESTART_NODES] >= c.stuck_nodes
