@@ -87,8 +87,7 @@ class Board:
         """The board turned clockwise by ``quarter_turns`` quarter turns, each tile with it (the
         side that faced west faces north): a board of ``EdgeMatchingPuzzle.turned``."""
         k = quarter_turns % 4
-        tiles = np.rot90(self.tiles, -k)
-        return Board(tiles, np.where(tiles == EMPTY, 0, (np.rot90(self.rotations, -k) - k) % 4))
+        return Board(np.rot90(self.tiles, -k), (np.rot90(self.rotations, -k) - k) % 4)
 
     def colours(self, puzzle: EdgeMatchingPuzzle) -> np.ndarray:
         """The colours the board shows, ``[row, column, side]`` (north, east, south, west),

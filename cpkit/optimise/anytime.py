@@ -255,8 +255,9 @@ class Anytime:
             elif not short and not self._ramp_met:
                 self._ramp_met = True
                 self._scale_ramp(1 / FAVOUR_STEP)
-            stuck = stuck or (short and st[scan.S_RESTART_NODES] >= c.stuck_nodes
-                              and st[scan.S_REACHED] < self._early_depth)
+            caught_early = short and st[scan.S_RESTART_NODES] >= c.stuck_nodes \
+                and st[scan.S_REACHED] < self._early_depth
+            stuck = stuck or caught_early
         else:
             stuck = short and st[scan.S_RESTART_NODES] >= c.stuck_nodes
         if status == scan.EXHAUSTED or st[scan.S_RESTART_NODES] >= c.restart_nodes or stuck:
