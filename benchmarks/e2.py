@@ -44,8 +44,10 @@ def configurations():
     """Label and ``Config`` of each row of the ablation; the first is the default."""
     from cpkit.optimise import Config
 
-    return [("default: scan (adapted, favoured colours) + assignment + refill", Config()),
+    return [("default: scan (adapted, favoured colours, last rows by column) + assignment + "
+             "refill", Config()),
             ("default without favoured colours", Config(favour=False)),
+            ("default filled row by row to the end", Config(column_rows=0)),
             ("scan, fixed schedule", Config(methods=("scan",), adapt=False)),
             ("scan, adapted schedule", Config(methods=("scan",))),
             ("scan + assignment", Config(methods=("scan", "assign"))),
@@ -211,7 +213,9 @@ def _ablation_table(files, runs, configs, seconds) -> Table:
          "scan: the row-scan backtracker with its break schedule and restarts; adapted: the "
          "schedule aims one break lower after each better board; favoured colours: the top "
          "of the board uses up the sides of a frame colour and two inner colours "
-         "(cpkit.optimise.favour; every row but the second); assignment: pairwise "
+         "(cpkit.optimise.favour; every row but the second); last rows by column: the scan "
+         "fills the last two rows column by column, each frame tile right after the tile "
+         "above it (cpkit.optimise.schedule.fill_order); assignment: pairwise "
          "non-adjacent cells refilled by an optimal assignment; refill: a window around a "
          "break emptied and searched again by the scan kernel."])
 

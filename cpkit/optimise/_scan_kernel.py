@@ -1,8 +1,10 @@
 """The row-scan backtracker with break indexes (Blackwood's and Verhaard's method), in numba.
 
-Cells are filled in row-major order from the top-left corner, so a cell's north and west
-neighbours are always placed when it is reached; its candidates come from one list indexed by
-its class and the colours wanted north and west (``Tables.cand``).  A *break* is a mismatched
+Cells are filled in the order given (``schedule.fill_order``: row by row from the top-left
+corner, the last rows column by column), so a cell's north and west neighbours are always
+placed when it is reached and its east and south ones are empty unless hinted; its
+candidates come from one list indexed by its class and the colours wanted north and west
+(``Tables.cand``).  A *break* is a mismatched
 edge.  The search may break edges, but only as many as a schedule allows: ``limit[d]`` is the
 number of breaks allowed among the edges closed by the first ``d + 1`` cells, growing with the
 depth (none early, where tiles are plentiful and exact fits exist; more near the end).  At each
@@ -106,7 +108,7 @@ def rewind(order, board, used, st, depth):
 def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_start, north_cand,
            west_start, west_cand, limit, board, used, stage, ptr, end, brk, st, best, budget,
            fav, fav_min, fav_sum):
-    """Edges mode: fill the cells of ``order`` (row-major) until ``budget`` placements, a full
+    """Edges mode: fill the cells of ``order`` (``fill_order``) until ``budget`` placements, a full
     board within the cap (``FOUND``, copied to ``best``), or the end of the tree
     (``EXHAUSTED``).  Every other cell holds its tile (``reset``); a neighbour east or south
     that holds one is matched too.  At each cell: exact fits, then (within the schedule)

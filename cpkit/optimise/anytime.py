@@ -3,7 +3,8 @@
 A worker is seeded and deterministic given its seed and the work it is given.  Its loop:
 
 - **scan**: the row-scan kernel (``_scan_kernel``) under a break schedule (``Schedule``),
-  its top made to use up the sides of a few favoured colours (``favour``, edges only);
+  its last two rows filled column by column (``schedule.fill_order``), its top made to use
+  up the sides of a few favoured colours (``favour``, edges only);
   every full board it completes is a candidate.  After ``restart_nodes`` placements (or when
   the tree is exhausted) it starts again from the top with reshuffled candidate lists.  When
   a board improves on the best, the schedule is rescaled to aim one break lower
@@ -50,7 +51,7 @@ from ._rng import below, new_state
 from .exact import refill_exact
 from .neighbourhoods import (Lists, broken_cells, reassign_independent, refill_region,
                              run_scan, window)
-from .schedule import Schedule
+from .schedule import Schedule, fill_order
 from .tables import Tables, compile_tables
 
 OBJECTIVES = ("edges", "tiles")
@@ -102,6 +103,7 @@ class Config:
     exact_share: float = 0.5                  # of the moves' time, when others are on too
     favour: bool = True                       # favoured colours used up by the top (edges)
     favour_scale: float = 0.9                 # of ``favour.RAMP``
+    column_rows: int = 2                      # the last rows, filled column by column
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
@@ -142,7 +144,9 @@ class Anytime:
         self.holes = objective == "tiles"
         self.config = config or Config()
         t = self.tables
-        self.order = np.flatnonzero(t.fixed < 0).astype(np.int32)
+        self.order = fill_order(t.fixed, t.width, t.height, self.config.column_rows)
+        #: ``order`` sorted (row-major): how far into the board depth ``d`` is, in cells.
+        self._rank = np.sort(self.order)
         self.schedule = self.config.schedule or self._default_schedule()
         self.limit = self.schedule.limits(self.order, t.n_cells)
         self.rng = new_state(seed)
@@ -159,7 +163,7 @@ class Anytime:
         self.lists.fav = favour.favoured_sides(t, self.favoured)
         self._set_ramp()
         #: The depth a top must pass within ``stuck_nodes`` placements (``FAVOUR_EARLY_ROWS``).
-        self._early_depth = int(np.searchsorted(self.order, FAVOUR_EARLY_ROWS * t.width))
+        self._early_depth = int(np.searchsorted(self._rank, FAVOUR_EARLY_ROWS * t.width))
         self.best: np.ndarray | None = None
         self.best_score = -1
         self.best_at = 0.0                  # search seconds when the best was found
@@ -286,7 +290,7 @@ class Anytime:
 
     def _break_depth(self) -> int:
         """The depth (in ``order``) of the first cell where the schedule may allow breaks."""
-        return int(np.searchsorted(self.order, int(self.schedule.start * self.tables.n_cells)))
+        return int(np.searchsorted(self._rank, int(self.schedule.start * self.tables.n_cells)))
 
     def _restart(self) -> None:
         self.figures.restarts += 1
@@ -398,7 +402,7 @@ class Anytime:
         """The whole state as bytes (``restore`` takes it back)."""
         arrays = {"board": self.board, "used": self.used, "rng": self.rng,
                   "cand": self.lists.cand, "north": self.lists.north, "west": self.lists.west,
-                  "allowed": self.lists.allowed, "limit": self.limit,
+                  "allowed": self.lists.allowed, "limit": self.limit, "order": self.order,
                   **{f"state_{k}": v for k, v in self.state.items()}}
         if self.best is not None:
             arrays["best"] = self.best
@@ -436,6 +440,12 @@ class Anytime:
             if data[name].shape != target.shape:
                 raise ValueError(f"a state of another puzzle ({name})")
             target[:] = data[name]
+        # The scan's state is by depth: it goes on in the order it was saved with (a state
+        # saved before ``fill_order`` was filled row by row).
+        order = data["order"] if "order" in data.files else np.flatnonzero(self.tables.fixed < 0)
+        if order.shape != self.order.shape:
+            raise ValueError("a state of another puzzle (order)")
+        self.order = order.astype(np.int32)
         if "state_fav_min" not in data.files:
             # Saved before favoured colours: its lists and top were made without them.
             self.favoured, self.lists.fav = (), np.zeros_like(self.lists.fav)

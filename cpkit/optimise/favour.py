@@ -91,10 +91,11 @@ def favoured_sides(tables: Tables, colours: tuple[int, ...]) -> np.ndarray:
 def ramp(tables: Tables, order: np.ndarray, sides: np.ndarray, scale: float) -> np.ndarray:
     """The favoured sides the scan must have placed once each cell of ``order`` is filled
     (the kernel's ``fav_min``, by depth, one more entry than ``order``): a share of those of the
-    unhinted tiles (``RAMP``) times ``scale``."""
+    unhinted tiles (``RAMP``) times ``scale``, by the share of the cells filled (as
+    ``Schedule.limits``, the ``d``-th cell of ``order`` in row-major order)."""
     free = np.flatnonzero(tables.hinted_tile == 0)
     total = float(sides[4 * free].sum())
-    filled = (order.astype(np.float64) + 1) / tables.n_cells
+    filled = (np.sort(order).astype(np.float64) + 1) / tables.n_cells
     xs, ys = zip(*RAMP)
     share = np.where(filled > xs[-1], 0.0, np.interp(filled, xs, ys, left=0.0))
     out = np.zeros(order.shape[0] + 1, dtype=np.int32)

@@ -1,4 +1,5 @@
-"""Break schedules: how many broken edges (or holes) the row scan allows by each cell.
+"""Break schedules: how many broken edges (or holes) the row scan allows by each cell; and
+the order it fills the cells in (``fill_order``).
 
 Early in the scan tiles are plentiful and exact fits exist, so a break there only wastes
 search; near the end few tiles remain and a board without breaks is out of reach.  The scan
@@ -40,11 +41,13 @@ class Schedule:
     tighten: str = "total"          # what ``aiming_at`` scales: "total", or "start" too
 
     def limits(self, order: np.ndarray, n_cells: int) -> np.ndarray:
-        """The breaks allowed once each cell of ``order`` (row-major cell numbers) is filled:
-        the kernel's ``limit`` array (by depth)."""
+        """The breaks allowed once each cell of ``order`` is filled: the kernel's ``limit``
+        array (by depth).  Depth ``d`` gets the curve's value at the ``d``-th cell of
+        ``order`` in row-major order: as many breaks by as many cells filled, whatever order
+        the scan fills them in (``fill_order``), so the limits never fall with depth."""
         first = int(self.start * n_cells)
         span = max(1, n_cells - first)
-        x = np.clip((order.astype(np.float64) - first + 1) / span, 0.0, 1.0)
+        x = np.clip((np.sort(order).astype(np.float64) - first + 1) / span, 0.0, 1.0)
         return np.floor(self.total * x ** self.power).astype(np.int32)
 
     def aiming_at(self, breaks: int, found: int) -> "Schedule":
@@ -63,3 +66,28 @@ class Schedule:
         """The default schedule scaled to a board's size: Eternity II's 30 of 480 edges, as
         the same share; on small boards the scan starts breaking at the same fraction."""
         return cls(total=max(2.0, 30.0 * inner_edges / 480.0))
+
+
+def fill_order(fixed: np.ndarray, width: int, height: int, column_rows: int) -> np.ndarray:
+    """The cells the scan fills, in order: the unhinted cells (``fixed`` ``< 0``) row by row
+    from the top left, except the last ``column_rows`` rows, filled column by column (each
+    column top to bottom, the columns left to right).
+
+    Why: row by row, the last inner row is filled whole before the frame row below it, whose
+    few remaining edge tiles must then meet sixteen south sides chosen without them; the
+    breaks pile up in those two rows, and a frame cell that no tile fits is found only after
+    the row above was completed.  Column by column, each cell of the frame row comes right
+    after the cell above it: the conflict shows one cell after its cause.  On Eternity
+    II (one worker, 10^9 placements, seeds 1-16) two such rows scored 458.5 matched edges on
+    average against 457.94 row by row, and three 457.5 (CHANGELOG.md).
+
+    Either way a cell's north and west neighbours are filled (or hinted, or the frame) when
+    it is reached and its east and south ones are not (unless hinted), which is what the
+    scan kernel's candidate lists and its count of breaks rely on."""
+    free = fixed < 0
+    cells = np.arange(width * height, dtype=np.int32).reshape(height, width)
+    split = max(0, height - max(0, column_rows))
+    top = cells[:split].ravel()
+    bottom = cells[split:].T.ravel()
+    order = np.concatenate([top, bottom])
+    return order[free[order]].astype(np.int32)
