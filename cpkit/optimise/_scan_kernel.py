@@ -2,15 +2,15 @@
 
 Cells are filled in the order given (``schedule.fill_order``: row by row from the top-left
 corner, the last rows column by column), so a cell's north and west neighbours are always
-placed when it is reached and its east and south ones are empty unless hinted; its
-candidates come from one list indexed by its class and the colours wanted north and west
-(``Tables.cand``).  A *break* is a mismatched
-edge.  The search may break edges, but only as many as a schedule allows: ``limit[d]`` is the
-number of breaks allowed among the edges closed by the first ``d + 1`` cells, growing with the
-depth (none early, where tiles are plentiful and exact fits exist; more near the end).  At each
-cell the exact fits are tried first, then (within the schedule) the orientations that match the
-north side only and those that match the west side only.  Hinted cells hold their tile from the
-start; a cell next to one (east or south) counts the edge it closes with it.
+placed when it is reached and its east and south ones are empty unless hinted; its candidates
+come from one list indexed by its class and the colours wanted north and west
+(``Tables.cand``).  A *break* is a mismatched edge.  The search may break edges, but only as
+many as a schedule allows: ``limit[d]`` is the number of breaks allowed among the edges closed
+by the first ``d + 1`` cells, growing with the depth (none early, where tiles are plentiful and
+exact fits exist; more near the end).  At each cell the exact fits are tried first, then
+(within the schedule) the orientations that match the north side only and those that match the
+west side only.  Hinted cells hold their tile from the start; a cell next to one (east or
+south) counts the edge it closes with it.
 
 Each full board found is reported (``FOUND``) and the cap on breaks drops below it, so the rest
 of the search only looks for better boards: the deep end of the tree, where the breaks are,
@@ -108,8 +108,8 @@ def rewind(order, board, used, st, depth):
 def search(order, C, colour, neighbour, cell_class, cand_start, cand, north_start, north_cand,
            west_start, west_cand, limit, board, used, stage, ptr, end, brk, st, best, budget,
            fav, fav_min, fav_sum):
-    """Edges mode: fill the cells of ``order`` (``fill_order``) until ``budget`` placements, a full
-    board within the cap (``FOUND``, copied to ``best``), or the end of the tree
+    """Edges mode: fill the cells of ``order`` (``fill_order``) until ``budget`` placements,
+    a full board within the cap (``FOUND``, copied to ``best``), or the end of the tree
     (``EXHAUSTED``).  Every other cell holds its tile (``reset``); a neighbour east or south
     that holds one is matched too.  At each cell: exact fits, then (within the schedule)
     north-only and west-only matches.  Favoured colours (``favour``): ``fav[o]`` sides of

@@ -440,8 +440,8 @@ class Anytime:
             if data[name].shape != target.shape:
                 raise ValueError(f"a state of another puzzle ({name})")
             target[:] = data[name]
-        # The scan's state is by depth: it goes on in the order it was saved with (a state
-        # saved before ``fill_order`` was filled row by row).
+        # The scan's state is by depth: it goes on in the order it was saved with (row by
+        # row for a state saved before ``fill_order`` existed, which holds no order).
         order = data["order"] if "order" in data.files else np.flatnonzero(self.tables.fixed < 0)
         if order.shape != self.order.shape:
             raise ValueError("a state of another puzzle (order)")

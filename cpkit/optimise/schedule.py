@@ -74,7 +74,7 @@ def fill_order(fixed: np.ndarray, width: int, height: int, column_rows: int) -> 
     column top to bottom, the columns left to right).
 
     Why: row by row, the last inner row is filled whole before the frame row below it, whose
-    few remaining edge tiles must then meet sixteen south sides chosen without them; the
+    few remaining edge tiles must then meet a row of south sides chosen without them; the
     breaks pile up in those two rows, and a frame cell that no tile fits is found only after
     the row above was completed.  Column by column, each cell of the frame row comes right
     after the cell above it: the conflict shows one cell after its cause.  On Eternity
