@@ -1,7 +1,8 @@
 """The order the optimiser's scan fills cells in (``schedule.fill_order``: row by row, the last
 rows column by column): every cell meets its north and west neighbours filled and its east and
 south ones empty, the break schedule and the favoured ramp follow the cells filled whatever the
-order, and an exhaustive scan ends on the same best board score in either order."""
+order, an exhaustive scan ends on the same best board score in either order, and a saved
+worker or checkpoint goes on in its own order or is refused by name."""
 
 from __future__ import annotations
 
@@ -138,3 +139,21 @@ def test_a_worker_resumes_in_the_order_its_state_was_saved_with(saved_rows, monk
             worker._scan_slice()
     assert first.report() == second.report()
     assert np.array_equal(first.board, second.board)
+
+
+def test_a_checkpoint_of_another_configuration_is_refused_by_name(tmp_path):
+    """A checkpoint written before ``column_rows`` existed (or with another value) is refused
+    with the field named, not the whole configuration printed twice."""
+    from cpkit.errors import InputError
+    from cpkit.optimise.anytime import Config
+    from cpkit.optimise.checkpoint import MaximizeCheckpoint
+
+    model = {"path": "p.txt", "sha256": "0", "index": 0}
+    ours = {"objective": "edges", "seed": 0, "config": Config().to_json()}
+    old = {"objective": "edges", "seed": 0, "config": Config().to_json()}
+    del old["config"]["column_rows"]
+    for saved, said in ((old, r"other options: config\.column_rows not recorded \(now 2\)$"),
+                        ({**old, "config": Config(column_rows=0).to_json()},
+                         r"other options: config\.column_rows=0 \(now 2\)$")):
+        with pytest.raises(InputError, match=said):
+            MaximizeCheckpoint(model, saved).check_matches(model, ours, tmp_path / "c")
