@@ -442,7 +442,9 @@ class Anytime:
             target[:] = data[name]
         # The scan's state is by depth: it goes on in the order it was saved with (row by
         # row for a state saved before ``fill_order`` existed, which holds no order).
-        order = data["order"] if "order" in data.files else np.flatnonzero(self.tables.fixed < 0)
+        t = self.tables
+        order = data["order"] if "order" in data.files else \
+            fill_order(t.fixed, t.width, t.height, 0)
         if order.shape != self.order.shape:
             raise ValueError("a state of another puzzle (order)")
         self.order = order.astype(np.int32)

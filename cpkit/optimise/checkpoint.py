@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.text import read_bytes, write_atomically
-from ..parallel.checkpoint import FORMAT, VERSION, canonical_options
+from ..parallel.checkpoint import FORMAT, VERSION, canonical_options, option_differences
 
 KIND = "maximize"
 
@@ -90,32 +90,11 @@ class MaximizeCheckpoint:
                              f"({self.model.get('path')}), not {model.get('path')}", str(path))
         ours = canonical_options(options)
         if ours != self.options:
-            diff = ", ".join(_differences(self.options, ours))
-            raise InputError(f"the checkpoint was made with other options: {diff}", str(path))
+            raise InputError(f"the checkpoint was made with other options: "
+                             f"{option_differences(self.options, ours)}", str(path))
 
     def best_board(self) -> np.ndarray | None:
         return None if self.board is None else np.array(self.board, dtype=np.int32)
-
-
-def _differences(saved: dict[str, Any], ours: dict[str, Any], prefix: str = "") -> list[str]:
-    """``name=saved (now ours)`` for each option that differs, the method configuration's
-    fields by name (``config.column_rows``) rather than the whole configuration twice; an
-    option the checkpoint does not record (a cpkit older than the option) says so."""
-    out = []
-    for key in sorted(set(saved) | set(ours)):
-        was, now = saved.get(key, _UNSET), ours.get(key, _UNSET)
-        if was == now:
-            continue
-        if isinstance(was, dict) and isinstance(now, dict):
-            out += _differences(was, now, f"{prefix}{key}.")
-        elif was is _UNSET:
-            out.append(f"{prefix}{key} not recorded (now {now!r})")
-        else:
-            out.append(f"{prefix}{key}={was!r} (now {'not set' if now is _UNSET else repr(now)})")
-    return out
-
-
-_UNSET = object()
 
 
 def is_maximize_checkpoint(path: str | os.PathLike) -> bool:

@@ -282,7 +282,7 @@ class Checkpoint:
         if any(not _same(mine.get(k), model.get(k))
                for k in set(mine) | set(model) if k != "path"):
             raise InputError(f"the checkpoint was made from this file read another way: "
-                             f"{_differences(mine, model, skip='path')}", str(path))
+                             f"{option_differences(mine, model, skip='path')}", str(path))
         fill = canonical_options(defaults or {})
         theirs = {**fill, **self.options}
         ours = {**fill, **canonical_options(options)}
@@ -290,14 +290,35 @@ class Checkpoint:
             theirs, ours = {"engine": theirs.get("engine")}, {"engine": ours.get("engine")}
         if not _same(theirs, ours):
             raise InputError(f"the checkpoint was made with other options: "
-                             f"{_differences(theirs, ours)}", str(path))
+                             f"{option_differences(theirs, ours)}", str(path))
 
 
-def _differences(before: dict[str, Any], now: dict[str, Any], skip: str = "") -> str:
-    """``key=old (now new)`` for every key whose value differs."""
-    keys = sorted(k for k in set(before) | set(now)
-                  if k != skip and not _same(before.get(k), now.get(k)))
-    return ", ".join(f"{k}={before.get(k)!r} (now {now.get(k)!r})" for k in keys)
+def option_differences(before: dict[str, Any], now: dict[str, Any], skip: str = "") -> str:
+    """``key=old (now new)`` for every key whose value differs (but ``skip``); a nested
+    dictionary (the optimiser's method configuration) by its fields, ``config.column_rows``,
+    rather than whole twice; a key one side lacks (a checkpoint older than the option) said
+    so."""
+    return ", ".join(_differences(before, now, skip, ""))
+
+
+def _differences(before: dict[str, Any], now: dict[str, Any], skip: str,
+                 prefix: str) -> list[str]:
+    out = []
+    for key in sorted(k for k in set(before) | set(now) if k != skip):
+        was, new = before.get(key, _UNSET), now.get(key, _UNSET)
+        if was is not _UNSET and new is not _UNSET and _same(was, new):
+            continue
+        if isinstance(was, dict) and isinstance(new, dict):
+            out += _differences(was, new, "", f"{prefix}{key}.")
+        elif was is _UNSET:
+            out.append(f"{prefix}{key} not recorded (now {new!r})")
+        else:
+            out.append(f"{prefix}{key}={was!r} (now {'not set' if new is _UNSET else repr(new)})")
+    return out
+
+
+#: A key one side of ``option_differences`` lacks.
+_UNSET = object()
 
 
 def _same(a: Any, b: Any) -> bool:
