@@ -46,6 +46,8 @@ VERSION = 1
 #: How every checkpoint begins (``json.dumps`` keeps the order of ``to_json``), also when
 #: pretty-printed by hand.
 _HEAD = re.compile(rb'\s*\{\s*"format"\s*:\s*"cpkit-checkpoint"')
+#: A key one side of ``option_differences`` lacks.
+_UNSET = object()
 
 
 def model_identity(path: str | os.PathLike, index: int = 0) -> dict[str, Any]:
@@ -315,10 +317,6 @@ def _differences(before: dict[str, Any], now: dict[str, Any], skip: str,
         else:
             out.append(f"{prefix}{key}={was!r} (now {'not set' if new is _UNSET else repr(new)})")
     return out
-
-
-#: A key one side of ``option_differences`` lacks.
-_UNSET = object()
 
 
 def _same(a: Any, b: Any) -> bool:
