@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 
 from cpkit.models import reorient
+from cpkit.models.polyforms import PENTOMINOES
+from cpkit.models.tiling import Piece, Puzzle
 from cpkit.models.geometry import group
 from cpkit.result import verify_tiling
 from cpkit.engines.tiling.auto import tiling_autoconfig as autoconfig
@@ -121,14 +123,15 @@ def test_candidates_are_each_orientation_once(tiling_instance):
 
 
 def test_a_glance_settles_a_tiny_puzzle_and_only_a_tiny_one(tiling_instance):
-    """The Soma cube (milliseconds of search) and the 15 x 4 (75 ms) are configured by the
-    glance alone: one coarse estimate.  The 12 x 5 (a third of a second) goes on to the full
-    estimates and compares its orientations."""
+    """The Soma cube (milliseconds of search) is configured by the glance alone: one coarse
+    estimate; the 15 x 4 (60 ms) by the glances at its two schedules, F alone and E, then F
+    (``flat_schedule``).  The 12 x 5 (a third of a second) goes on to the full estimates and
+    compares its orientations."""
     soma = chosen(tiling_instance("somacube.txt"))[3]
     assert len(soma.estimates) == 1
     assert soma.chosen.seconds < autoconfig.GLANCE_BELOW
     flat = chosen(tiling_instance("pentominoes_15x4.txt"))[3]
-    assert len(flat.estimates) == 1 and flat.chosen.seconds < autoconfig.GLANCE_BELOW_FLAT
+    assert len(flat.estimates) == 2 and flat.chosen.seconds < autoconfig.GLANCE_BELOW_FLAT
     long_one = chosen(tiling_instance("pentominoes_12x5.txt"))[3]
     assert long_one.chosen.seconds >= autoconfig.GLANCE_BELOW_FLAT
     assert len({e.option.orientation for e in long_one.estimates}) == 2
@@ -142,6 +145,40 @@ def test_a_glance_at_f_alone_settles_a_small_box_without_the_default(tiling_inst
     assert [e.option.letters for e in box.estimates] == ["f" * box.config.fila_at]
     assert box.chosen.seconds < autoconfig.GLANCE_BELOW
     assert str(box.config.schedule) == f"s:f={box.config.fila_at}"
+
+
+def holed_square() -> Puzzle:
+    """The 12 pentominoes on the 8 x 8 square without the cells (2, 2), (2, 5), (5, 2) and
+    (5, 5): 21 solutions."""
+    holes = {(2, 2, 0), (2, 5, 0), (5, 2, 0), (5, 5, 0)}
+    filler = Piece("*", tuple(sorted(holes)), True)
+    return Puzzle([Piece(name, tuple(cells)) for name, cells in PENTOMINOES.items()]
+                  + [filler], box=(8, 8, 1), name="holed_square")
+
+
+def test_a_flat_puzzle_whose_glances_are_close_is_estimated_finely():
+    """On the square with four holes the glances put F alone a little ahead of E, then F,
+    the finer estimates the other way round, and the search says the finer ones are right:
+    E, then F, makes a tenth of F alone's nodes.  Counts agree with DLX's."""
+    puzzle = holed_square()
+    choice = chosen(puzzle)[3]
+    at = choice.config.fila_at
+    assert str(choice.config.schedule) == f"s:e={at}:f=3"
+    glance = autoconfig.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True,
+                               sampled=autoconfig.GLANCE_SAMPLED,
+                               population=autoconfig.GLANCE_POPULATION)
+    glances = {e.option.letters[0]: glance.estimate(e.option).seconds
+               for e in choice.estimates}
+    finer = {e.option.letters[0]: e.seconds for e in choice.estimates}
+    assert glances["f"] < glances["e"] <= autoconfig.CLOSE * glances["f"]
+    assert finer["e"] < finer["f"] and choice.chosen.seconds == finer["e"]
+    searches = {h: solve(choice.candidate.puzzle, engine="hybrid", fila_at=at, heuristic=h,
+                         count_only=True) for h in (f"s:f={at}", f"s:e={at}:f=3")}
+    assert searches[f"s:e={at}:f=3"].stats.nodes * 5 < searches[f"s:f={at}"].stats.nodes
+    counts = {r.count for r in searches.values()}
+    counts.add(solve(puzzle, engine="dlx", count_only=True).count)
+    counts.add(solve(puzzle, count_only=True).count)
+    assert counts == {21}
 
 
 def test_descents_that_all_end_early_are_drawn_again(tiling_instance):
