@@ -88,9 +88,9 @@ GLANCE_SAMPLED = 2
 GLANCE_POPULATION = 50
 GLANCE_BELOW = 0.05
 GLANCE_BELOW_FLAT = 0.125
-#: A flat puzzle's glance at E, then F, within this factor of F alone's, is estimated finely
+#: Nodes drawn at the switch by the estimates that choose a short flat puzzle's schedule
 #: (``flat_schedule``).
-CLOSE = 2.0
+FLAT_SAMPLED = 4
 #: The orientation stage estimates finely only the orientations whose glance is within this
 #: factor of the best estimate so far (a glance comes within a factor of two of the fine
 #: estimate on the bundled puzzles).
@@ -442,25 +442,19 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     return fewest + [name for name, _ in ranked[:1] if name not in fewest]
 
 
-def flat_schedule(f_alone: Estimate, glance: Prober, prober: Prober, puzzle: Puzzle
-                  ) -> Estimate:
-    """The schedule of a flat puzzle whose glance at F alone (``f_alone``) is short: E, then
-    F for the last three pieces, where its glance is no longer, F alone where it is
-    ``CLOSE`` times as long, and between the two the finer estimates decide.  A glance
-    ranks the two schedules the right way round on the bundled flat puzzles but for one
-    board, the 8 x 8 with four holes at (2, 2), (2, 5), (5, 2) and (5, 5): glanced 0.016 s
-    for F alone and 0.024 s for E, then F, estimated 0.056 and 0.026 s, searched 0.041 and
-    0.014 s.  The board's holes are what E's count of open neighbours sees and F's fill
-    order does not (the 8 x 8 with its centre hole: 0.155 against 0.022 s)."""
+def flat_schedule(f_alone: Estimate, closer: Prober, puzzle: Puzzle) -> Estimate:
+    """The schedule of a flat puzzle whose glance at F alone (``f_alone``) is short: F alone
+    or E, then F for the last three pieces, whichever ``closer`` estimates shorter (F alone,
+    the search begun, on a tie).  ``closer`` draws ``FLAT_SAMPLED`` nodes at the switch where
+    the glance drew two, at about the glance's cost: two nodes had the 8 x 8 with four holes
+    at (2, 2), (2, 5), (5, 2) and (5, 5) the wrong way round (0.016 s for F alone, 0.024 s
+    for E, then F; searched in 0.041 and 0.014 s), four the right way (0.071 and 0.031 s).
+    The holes are what E's count of open neighbours sees and F's fill order does not (the
+    8 x 8 with its centre hole: 0.155 against 0.022 s)."""
     option = replace(f_alone.option, letters=default_letters(puzzle, f_alone.option.fila_at, 3))
-    other = glance.estimate(option)
-    if other is None or other.seconds > CLOSE * f_alone.seconds:
-        return f_alone
-    if other.seconds <= f_alone.seconds:
-        return other
-    finer = [e for e in (prober.estimate(f_alone.option), prober.estimate(option))
+    found = [e for e in (closer.estimate(f_alone.option), closer.estimate(option))
              if e is not None]
-    return min(finer, key=lambda e: e.seconds, default=f_alone)
+    return min(found, key=lambda e: e.seconds, default=f_alone)
 
 
 def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None,
@@ -529,10 +523,12 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
                       key=lambda e: e.seconds, default=None)
         if glanced is not None and \
                 glanced.seconds < (GLANCE_BELOW_FLAT if default == fill else GLANCE_BELOW):
+            prober.made.update(glance.made)
             if default == fill:
-                glanced = flat_schedule(glanced, glance, prober, first)
-            # The finer estimates of an option, where made, stand for it.
-            prober.made.update({o: e for o, e in glance.made.items() if o not in prober.made})
+                closer = Prober(cands, front_options, use_nof, shared=prober.shared,
+                                sampled=FLAT_SAMPLED, population=GLANCE_POPULATION)
+                glanced = flat_schedule(glanced, closer, first)
+                prober.made.update(closer.made)
             return finish(glanced)
     top = best([Option(0, at, default)])
     if top is None:
