@@ -123,15 +123,14 @@ def test_candidates_are_each_orientation_once(tiling_instance):
 
 
 def test_a_glance_settles_a_tiny_puzzle_and_only_a_tiny_one(tiling_instance):
-    """The Soma cube (milliseconds of search) is configured by the glance alone: one coarse
-    estimate; the 15 x 4 (60 ms) by the glance and two closer estimates, of its two
-    schedules, F alone and E, then F (``flat_schedule``).  The 12 x 5 (a third of a second) goes on to the full estimates and
-    compares its orientations."""
+    """The Soma cube (milliseconds of search) and the 15 x 4 (60 ms), a rectangle, are
+    configured by the glance alone: one coarse estimate.  The 12 x 5 (a third of a second)
+    goes on to the full estimates and compares its orientations."""
     soma = chosen(tiling_instance("somacube.txt"))[3]
     assert len(soma.estimates) == 1
     assert soma.chosen.seconds < autoconfig.GLANCE_BELOW
     flat = chosen(tiling_instance("pentominoes_15x4.txt"))[3]
-    assert len(flat.estimates) == 2 and flat.chosen.seconds < autoconfig.GLANCE_BELOW_FLAT
+    assert len(flat.estimates) == 1 and flat.chosen.seconds < autoconfig.GLANCE_BELOW_FLAT
     long_one = chosen(tiling_instance("pentominoes_12x5.txt"))[3]
     assert long_one.chosen.seconds >= autoconfig.GLANCE_BELOW_FLAT
     assert len({e.option.orientation for e in long_one.estimates}) == 2
