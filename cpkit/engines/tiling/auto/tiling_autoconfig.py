@@ -28,14 +28,13 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
 4. **Stages**, each only if the estimated search is long enough for its probes to pay: a
    glance (coarse estimates of F alone, then of the default schedule, on the geometric first
    orientation; the first under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, is
-   what runs, a flat puzzle's schedule then settled by ``flat_schedule``), the default
-   schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F
-   for the last three pieces, in 3D) on the geometric first orientation, and F alone there
-   over ``TINY`` seconds; over
-   ``ORIENT_FROM`` seconds, F alone on every orientation (glanced at first, estimated only
-   within ``SCREEN`` times the best; another replaces the first only under ``KEEP`` times its
-   estimate), then the default on the best (E,
-   then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
+   what runs, the schedule of a flat one with holes then settled by ``flat_schedule``),
+   the default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D;
+   E, then F for the last three pieces, in 3D) on the geometric first orientation, and F
+   alone there over ``TINY`` seconds; over ``ORIENT_FROM`` seconds, F alone on every
+   orientation (glanced at first, estimated only within ``SCREEN`` times the best; another
+   replaces the first only under ``KEEP`` times its estimate), then the default on the best
+   (E, then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
    D, two images, against the rule's K, nine: a third of the estimated search), each with
    DLX handing over at once or one piece later (the two interact); over ``SWITCH_FROM``, DLX
