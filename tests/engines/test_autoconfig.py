@@ -12,7 +12,7 @@ from cpkit.models.polyforms import PENTOMINOES
 from cpkit.models.tiling import Piece, Puzzle
 from cpkit.models.geometry import group
 from cpkit.result import verify_tiling
-from cpkit.engines.tiling.auto import tiling_autoconfig as autoconfig
+from cpkit.engines.tiling.auto import tiling_autoconfig as autoconfig, tiling_prober
 from cpkit.engines.tiling.auto import tiling_auto_search as auto_search
 from cpkit.engines.dispatch import solve
 from cpkit.engines.tiling import tiling_front as tiling
@@ -164,9 +164,9 @@ def test_a_short_flat_puzzle_gets_the_schedule_four_drawn_nodes_estimate_shorter
     choice = chosen(puzzle)[3]
     at = choice.config.fila_at
     assert str(choice.config.schedule) == f"s:e={at}:f=3"
-    glance = autoconfig.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True,
-                               sampled=autoconfig.GLANCE_SAMPLED,
-                               population=autoconfig.GLANCE_POPULATION)
+    glance = tiling_prober.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True,
+                                  sampled=autoconfig.GLANCE_SAMPLED,
+                                  population=autoconfig.GLANCE_POPULATION)
     glances = {e.option.letters[0]: glance.estimate(e.option).seconds
                for e in choice.estimates}
     closer = {e.option.letters[0]: e.seconds for e in choice.estimates}
@@ -187,8 +187,8 @@ def test_descents_that_all_end_early_are_drawn_again(tiling_instance):
     it.  They are drawn again until two reach it, so the glance sees a long search and the
     full estimates run (one round alone estimated the search above the switch: 0.08 s)."""
     puzzle = tiling_instance("pentominoes_onesided_18x5.txt")
-    prober = autoconfig.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True,
-                               sampled=autoconfig.GLANCE_SAMPLED)
+    prober = tiling_prober.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True,
+                                  sampled=autoconfig.GLANCE_SAMPLED)
     at = hybrid.auto_config(prober.cands[0].puzzle, False, True).fila_at
     frontier = prober.frontier(0, at)
     assert len(frontier.paths) >= autoconfig.GLANCE_SAMPLED
@@ -207,10 +207,10 @@ def test_no_switch_deeper_than_the_estimates_reach(tiling_instance):
     choice = chosen(puzzle)[3]
     assert choice.config.fila_at == 13
     assert all(e.option.fila_at == 13 for e in choice.estimates)
-    prober = autoconfig.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True)
-    assert not prober.within_reach(autoconfig.Option(0, 12, "f" * 12))
+    prober = tiling_prober.Prober(autoconfig.candidates(puzzle), {"unique": "rotation"}, True)
+    assert not prober.within_reach(tiling_prober.Option(0, 12, "f" * 12))
     deep = prober.frontier(0, 12).weights.sum()
-    assert deep > autoconfig.DEEPEST_FRONTIER
+    assert deep > tiling_prober.DEEPEST_FRONTIER
 
 
 def test_mirror_twins_search_alike_and_only_one_is_estimated(tiling_instance, monkeypatch):
@@ -238,15 +238,15 @@ def test_another_orientation_must_be_clearly_faster_to_replace_the_first(
     """The 12 x 5 with its other orientation's estimates made ``factor`` times the first's:
     a tenth faster is within the estimates' noise and the first is kept, with its search
     begun; a fifth faster wins."""
-    real = autoconfig.Prober.estimate
+    real = tiling_prober.Prober.estimate
 
     def estimate(self, option):
         if option.orientation == 0:
             return real(self, option)
         first = real(self, replace(option, orientation=0))
-        return autoconfig.Estimate(option, factor * first.seconds, first.subproblems)
+        return tiling_prober.Estimate(option, factor * first.seconds, first.subproblems)
 
-    monkeypatch.setattr(autoconfig.Prober, "estimate", estimate)
+    monkeypatch.setattr(tiling_prober.Prober, "estimate", estimate)
     choice = autoconfig.choose(tiling_instance("pentominoes_12x5.txt"), {"unique": "rotation"})
     assert choice.chosen.option.orientation == orientation
     assert (choice.started is not None) == (orientation == 0)
@@ -264,7 +264,7 @@ def test_a_front_carried_through_a_turn_counts_as_one_made_there(tiling_instance
     puzzle = tiling_instance(name)
     cands = autoconfig.candidates(puzzle)
     options = {"unique": unique}
-    prober = autoconfig.Prober(cands, options, nof=True)
+    prober = tiling_prober.Prober(cands, options, nof=True)
     first = prober.front(0)
     filters_only = [tiling.prepare(c.puzzle, unique=unique, redundancy=None) for c in cands]
     for k in range(1, len(cands)):
