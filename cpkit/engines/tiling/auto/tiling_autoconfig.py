@@ -27,10 +27,13 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
 4. **Stages**, each only if the estimated search is long enough for its probes to pay: a
    glance (coarse estimates of F alone, then of the default schedule, on the geometric first
-   orientation; the first under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, is
-   what runs, the schedule of a flat one with holes then settled by ``flat_schedule``),
-   the default schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D;
-   E, then F for the last three pieces, in 3D) on the geometric first orientation, and F
+   orientation, and of FILA from the first piece for a flat puzzle, ``flat_switches``; the
+   first under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, is what runs, the
+   schedule of a flat one with holes then settled by ``flat_schedule``), the default
+   schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F for
+   the last three pieces, in 3D) on the geometric first orientation, beside FILA from the
+   first piece (and E, then F, with holes) for a flat puzzle, the switch it finds shorter
+   kept by the stages after, and F
    alone there over ``TINY`` seconds; over ``ORIENT_FROM`` seconds, F alone on every
    orientation (glanced at first, estimated only within ``SCREEN`` times the best; another
    replaces the first only under ``KEEP`` times its estimate), then the default on the best
@@ -196,21 +199,40 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     return fewest + [name for name, _ in ranked[:1] if name not in fewest]
 
 
-def flat_schedule(f_alone: Estimate, closer: Prober, puzzle: Puzzle) -> Estimate:
+def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
+    """F alone at the default switch ``at`` and, for a flat puzzle whose constrained piece
+    DLX places first (``hybrid.auto_config``), FILA from the first piece: the choice
+    estimates both.  Either can search several times faster than the other: FILA from the
+    first piece took 0.12 s on the 12 x 5 pentominoes, 0.022 s on the 15 x 4, 3.2 ms on a
+    13 x 5 with a plus cut out of its middle (0.23, 0.051 and 15 ms with DLX placing the X,
+    or the F, first), and 0.60 s on the 10 x 6 (0.073 s).  The estimates ranked the two as
+    the searches did on 13 of 14 flat puzzles, the other a near tie (the 8 x 8 with four
+    holes: 0.037 against 0.040 s), at 1 to 2 ms for FILA from the first piece (one
+    subproblem, the whole puzzle).  Not in 3D, where no box was estimated faster so (the 2 x
+    5 x 6 30 times slower, the Soma cube 1.6, the Bedlam cube a tie)."""
+    options = [Option(0, at, "f" * at)]
+    if puzzle.dimension == 2 and at < puzzle.n_pieces:
+        options.append(Option(0, at + 1, "f" * (at + 1)))
+    return options
+
+
+def flat_schedule(switches: list[Option], closer: Prober, puzzle: Puzzle) -> Estimate | None:
     """The schedule of a flat puzzle with holes or notches (free cells short of its box)
-    whose glance at F alone (``f_alone``) is short: F alone or E, then F for the last three
-    pieces, whichever ``closer`` estimates shorter (F alone, the search begun, on a tie).
-    A rectangle keeps F alone, de Bruijn's fill along the short side: there E, then F,
-    searched at best 0.77 times as long (the 12 x 5) and up to four times (the L
-    tetromino's 16 x 4), and the estimates' 7 ms put the 15 x 4 at 1.26 times the search
-    of its best orientation.  ``closer`` draws ``FLAT_SAMPLED`` nodes at the switch where
-    the glance drew two, at about the glance's cost: two nodes had the 8 x 8 with four holes
-    at (2, 2), (2, 5), (5, 2) and (5, 5) the wrong way round (0.016 s for F alone, 0.024 s
-    for E, then F; searched in 0.041 and 0.014 s), four the right way (0.071 and 0.031 s).
-    The holes are what E's count of open neighbours sees and F's fill order does not (the
-    8 x 8 with its centre hole: 0.155 against 0.022 s)."""
-    option = replace(f_alone.option, letters=default_letters(puzzle, f_alone.option.fila_at, 3))
-    return shortest(closer, [f_alone.option, option]) or f_alone
+    whose glance is short: F alone at each of ``switches`` (``flat_switches``; the search
+    begun first, which a tie keeps) or E, then F for the last three pieces at the first,
+    whichever ``closer`` estimates shortest (None if none can be estimated).  A rectangle
+    keeps F alone, de Bruijn's fill along the short side: there E, then F, searched at best
+    0.77 times as long (the 12 x 5) and up to four times (the L tetromino's 16 x 4), and the
+    estimates' 7 ms put the 15 x 4 at 1.26 times the search of its best orientation.
+    ``closer`` draws ``FLAT_SAMPLED`` nodes at the switch where the glance drew two, at about
+    the glance's cost: two nodes had the 8 x 8 with four holes at (2, 2), (2, 5), (5, 2) and
+    (5, 5) the wrong way round (0.016 s for F alone, 0.024 s for E, then F; searched in 0.041
+    and 0.014 s), four the right way (0.071 and 0.031 s).  The holes are what E's count of
+    open neighbours sees and F's fill order does not (the 8 x 8 with its centre hole: 0.155
+    against 0.022 s)."""
+    at = switches[0].fila_at
+    e_then_f = replace(switches[0], letters=default_letters(puzzle, at, 3))
+    return shortest(closer, [switches[0], e_then_f] + switches[1:])
 
 
 def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None,
@@ -267,13 +289,15 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             return finish(None)
     fila_probe.jit_seconds()        # the estimates' kernels: loaded only for a choice
     fill, default = "f" * at, default_letters(first, at)
+    switches = flat_switches(first, at)
     glance = Prober(cands, front_options, use_nof, shared=prober.shared,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
     # F alone (the search begun) is glanced at first: where it is short, the default's
-    # estimates cost more than they win (2 x 3 x 10: 12 ms of them for 30 ms of search).
+    # estimates cost more than they win (2 x 3 x 10: 12 ms of them for 30 ms of search).  A
+    # flat puzzle's FILA from the first piece is glanced at beside it (``switches``).
     glanced: Estimate | None = None
-    for letters in dict.fromkeys((fill, default)):
-        glanced = min(filter(None, (glanced, glance.estimate(Option(0, at, letters)))),
+    for options in [switches] + ([[Option(0, at, default)]] if default != fill else []):
+        glanced = min(filter(None, [glanced] + [glance.estimate(o) for o in options]),
                       key=lambda e: e.seconds, default=None)
         if glanced is not None and \
                 glanced.seconds < (GLANCE_BELOW_FLAT if default == fill else GLANCE_BELOW):
@@ -281,12 +305,19 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             if default == fill and first.n_cells < math.prod(first.box):
                 closer = Prober(cands, front_options, use_nof, shared=prober.shared,
                                 sampled=FLAT_SAMPLED, population=GLANCE_POPULATION)
-                glanced = flat_schedule(glanced, closer, first)
+                glanced = flat_schedule(switches, closer, first) or glanced
                 prober.made.update(closer.made)
             return finish(glanced)
-    top = best([Option(0, at, default)])
+    # A flat puzzle with holes has E, then F, estimated beside F alone here too: FILA from
+    # the first piece can bring F alone under the stages where E is (the 8 x 8 with its
+    # centre hole: 0.15 s estimated, 0.079 s searched, where E, then F, searches in 0.022 s).
+    top = best([Option(0, at, default)] + switches[1:] + (
+        [replace(switches[0], letters=default_letters(first, at, 3))]
+        if default == fill and first.n_cells < math.prod(first.box) else []))
     if top is None:
         return finish(None)
+    at = top.option.fila_at
+    fill, default = "f" * at, default_letters(first, at)
     if top.seconds >= TINY and default != fill:
         top = best([top.option, Option(0, at, fill)]) or top
     own = unlike(cands)
