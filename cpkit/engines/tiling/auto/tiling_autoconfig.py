@@ -201,7 +201,8 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
 
 def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
     """F alone at the default switch ``at`` and, for a flat puzzle whose constrained piece
-    DLX places first (``hybrid.auto_config``), FILA from the first piece: the choice
+    DLX places first (``hybrid.auto_config``), FILA from the first piece (left out by the
+    estimates where the whole puzzle does not fit FILA's one-word occupancy): the choice
     estimates both.  Either can search several times faster than the other: FILA from the
     first piece took 0.12 s on the 12 x 5 pentominoes, 0.022 s on the 15 x 4, 3.2 ms on a
     13 x 5 with a plus cut out of its middle (0.23, 0.051 and 15 ms with DLX placing the X,
@@ -230,9 +231,15 @@ def flat_schedule(switches: list[Option], closer: Prober, puzzle: Puzzle) -> Est
     and 0.014 s), four the right way (0.071 and 0.031 s).  The holes are what E's count of
     open neighbours sees and F's fill order does not (the 8 x 8 with its centre hole: 0.155
     against 0.022 s)."""
+    return shortest(closer, with_holes(switches, puzzle))
+
+
+def with_holes(switches: list[Option], puzzle: Puzzle) -> list[Option]:
+    """The options of a flat puzzle with holes: F alone at each of ``switches``, and E, then
+    F for the last three pieces at the first (the search begun first)."""
     at = switches[0].fila_at
-    e_then_f = replace(switches[0], letters=default_letters(puzzle, at, 3))
-    return shortest(closer, [switches[0], e_then_f] + switches[1:])
+    return switches[:1] + [replace(switches[0], letters=default_letters(puzzle, at, 3))] + \
+        switches[1:]
 
 
 def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None,
@@ -290,6 +297,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     fila_probe.jit_seconds()        # the estimates' kernels: loaded only for a choice
     fill, default = "f" * at, default_letters(first, at)
     switches = flat_switches(first, at)
+    holed = default == fill and first.n_cells < math.prod(first.box)
     glance = Prober(cands, front_options, use_nof, shared=prober.shared,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
     # F alone (the search begun) is glanced at first: where it is short, the default's
@@ -302,7 +310,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         if glanced is not None and \
                 glanced.seconds < (GLANCE_BELOW_FLAT if default == fill else GLANCE_BELOW):
             prober.made.update(glance.made)
-            if default == fill and first.n_cells < math.prod(first.box):
+            if holed:
                 closer = Prober(cands, front_options, use_nof, shared=prober.shared,
                                 sampled=FLAT_SAMPLED, population=GLANCE_POPULATION)
                 glanced = flat_schedule(switches, closer, first) or glanced
@@ -311,9 +319,8 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     # A flat puzzle with holes has E, then F, estimated beside F alone here too: FILA from
     # the first piece can bring F alone under the stages where E is (the 8 x 8 with its
     # centre hole: 0.15 s estimated, 0.079 s searched, where E, then F, searches in 0.022 s).
-    top = best([Option(0, at, default)] + switches[1:] + (
-        [replace(switches[0], letters=default_letters(first, at, 3))]
-        if default == fill and first.n_cells < math.prod(first.box) else []))
+    top = best(with_holes(switches, first) if holed else
+               [Option(0, at, default)] + switches[1:])
     if top is None:
         return finish(None)
     at = top.option.fila_at
