@@ -260,25 +260,26 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     started: hybrid.Started | None = None
 
     def finish(chosen: Estimate | None) -> Choice:
-        option = chosen.option if chosen is not None else Option(0, at, "")
-        k = option.orientation
-        chosen_front = prober.prepared(k, option.piece)
+        k, piece = (chosen.option.orientation, chosen.option.piece) if chosen is not None \
+            else (0, None)
+        chosen_front = prober.prepared(k, piece)
         if chosen is None:
             config = hybrid.auto_config(cands[k].puzzle, constrained, use_nof)
             if started is not None and started.search.finished:
                 config = replace(started.config, reason=f"{config.reason}, finished in the "
                                                         f"first {started.nodes:,} nodes")
         else:
-            config = config_of(option.fila_at, option.letters, use_nof, "chosen by estimates")
+            config = config_of(chosen.option.fila_at, chosen.option.letters, use_nof,
+                               "chosen by estimates")
         made = [e for e in prober.made.values() if e is not None]
         compiling = jit.warmed_seconds() - compiled
         # The chosen front's own preparation is every search's (``prep_seconds``), not the
         # choice's, and so are the search begun first and its building if the run goes on
         # with it.
         prep = chosen_front.extra.get("prep_seconds", 0.0)
-        go_on = started if started is not None and k == 0 and option.piece is None and \
+        go_on = started if started is not None and k == 0 and piece is None and \
             same_search(config, started.config) else None
-        return Choice(cands[k], chosen_front, prober.redundancy(option.piece), config, chosen,
+        return Choice(cands[k], chosen_front, prober.redundancy(piece), config, chosen,
                       made, time.perf_counter() - start - compiling - prep
                       - (go_on.seconds + go_on.built_in if go_on else 0.0),
                       compiling - chosen_front.jit_seconds, go_on)
@@ -297,18 +298,19 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     fila_probe.jit_seconds()        # the estimates' kernels: loaded only for a choice
     fill, default = "f" * at, default_letters(first, at)
     switches = flat_switches(first, at)
-    holed = default == fill and first.n_cells < math.prod(first.box)
+    flat = default == fill          # F alone is the default schedule
+    holed = flat and first.n_cells < math.prod(first.box)
     glance = Prober(cands, front_options, use_nof, shared=prober.shared,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
     # F alone (the search begun) is glanced at first: where it is short, the default's
     # estimates cost more than they win (2 x 3 x 10: 12 ms of them for 30 ms of search).  A
     # flat puzzle's FILA from the first piece is glanced at beside it (``switches``).
     glanced: Estimate | None = None
-    for options in [switches] + ([[Option(0, at, default)]] if default != fill else []):
+    for options in [switches] + ([] if flat else [[Option(0, at, default)]]):
         glanced = min(filter(None, [glanced] + [glance.estimate(o) for o in options]),
                       key=lambda e: e.seconds, default=None)
         if glanced is not None and \
-                glanced.seconds < (GLANCE_BELOW_FLAT if default == fill else GLANCE_BELOW):
+                glanced.seconds < (GLANCE_BELOW_FLAT if flat else GLANCE_BELOW):
             prober.made.update(glance.made)
             if holed:
                 closer = Prober(cands, front_options, use_nof, shared=prober.shared,
@@ -325,7 +327,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         return finish(None)
     at = top.option.fila_at
     fill, default = "f" * at, default_letters(first, at)
-    if top.seconds >= TINY and default != fill:
+    if top.seconds >= TINY and not flat:
         top = best([top.option, Option(0, at, fill)]) or top
     own = unlike(cands)
     if top.seconds >= ORIENT_FROM and len(own) > 1:
@@ -339,9 +341,9 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         away = best([o for o in near if o.orientation != 0])
         top = away if away is not None and away.seconds < KEEP * home.seconds else home
         prober.made.update({o: e for o, e in glance.made.items() if o not in prober.made})
-        if default != fill:
+        if not flat:
             top = best([top.option, replace(top.option, letters=default)]) or top
-    if top.seconds >= ORIENT_FROM and default == fill:
+    if top.seconds >= ORIENT_FROM and flat:
         top = best([top.option, replace(top.option, letters=default_letters(first, at, 3))]) \
             or top
     if top.seconds >= PIECE_FROM and front_options.get("redundancy", "auto") == "auto" and \
