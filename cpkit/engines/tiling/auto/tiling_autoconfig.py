@@ -19,17 +19,17 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    while too few reach it), each subproblem compiled, and the figures of searching it with the
    letters estimated by a population of ``POPULATION`` nodes per level (``fila_probe``), then
    priced in seconds (``cost_model``).
-3. **The search first**: the default switch with F alone (``first_config``) on the
-   geometric first orientation runs ``FIRST_NODES`` nodes before any estimate
-   (``hybrid.Started``); a puzzle that finishes there needs no choice, and a run whose
-   choice keeps that configuration goes on with it.
+3. **The search first**: the default configuration, F alone at the default switch where
+   every piece is flat (``first_config``), on the geometric first orientation runs
+   ``FIRST_NODES`` nodes before any estimate (``hybrid.Started``); a puzzle that finishes
+   there needs no choice, and a run whose choice keeps that configuration goes on with it.
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
 4. **Stages**, each only if the estimated search is long enough for its probes to pay: a
-   glance (coarse estimates of F alone, then of the default schedule, on the geometric first
-   orientation, and of FILA from the first piece for a flat puzzle, ``flat_switches``; the
-   first under ``GLANCE_BELOW`` seconds, ``GLANCE_BELOW_FLAT`` in 2D, is what runs, the
-   schedule of a flat one with holes then settled by ``flat_schedule``), the default
+   glance (coarse estimates of F alone and of the default schedule, the search begun first,
+   on the geometric first orientation, and of FILA from the first piece for a flat puzzle,
+   ``flat_switches``; the first under ``GLANCE_BELOW`` seconds is what runs, the schedule of
+   a flat one with holes then settled by ``flat_schedule``), the default
    schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F for
    the last three pieces, in 3D) on the geometric first orientation, beside FILA from the
    first piece (and E, then F, with holes) for a flat puzzle, the switch it finds shorter
@@ -70,17 +70,19 @@ from .. import tiling_front as tiling
 from ...runtime.driver import check_setup
 from .tiling_prober import Estimate, Option, Prober, in_search, shortest
 from .tiling_schedules import DEFAULT_F_LEVELS, config_of, default_letters, first_config
+from .tiling_schedules import solid_pieces
 
 #: The glance: one estimate of the default configuration from this many nodes at the switch
 #: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
-#: (``GLANCE_BELOW_FLAT`` for a flat one, whose next stage starts at ``ORIENT_FROM``: the glance
-#: comes within a factor of two of the full estimate on the bundled puzzles) is searched so
-#: configured at once: on the Soma cube (3 ms of search) the full estimate cost 4 ms, on the
-#: 15 x 4 (75 ms) 6 ms, and no choice could win that back.
+#: is searched so configured at once: the glance comes within a factor of two of the full
+#: estimate, so the stages from ``ORIENT_FROM`` would not run, and the full estimates of F
+#: alone and of the default would only rank the two again.  They ranked them as the glances
+#: did on all ten boxes where both were made (the bundled ones and random dissections of 40
+#: to 72 cells into polycubes), and cost 7 to 10 ms where the searches took 15 to 100 ms: on
+#: the Soma cube (3 ms of search) the full estimate cost 4 ms, on the 15 x 4 (75 ms) 6 ms.
 GLANCE_SAMPLED = 2
 GLANCE_POPULATION = 50
-GLANCE_BELOW = 0.05
-GLANCE_BELOW_FLAT = 0.125
+GLANCE_BELOW = 0.125
 #: Nodes drawn at the switch by the estimates that choose a short flat puzzle's schedule
 #: (``flat_schedule``).
 FLAT_SAMPLED = 4
@@ -302,15 +304,18 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     holed = flat and first.n_cells < math.prod(first.box)
     glance = Prober(cands, front_options, use_nof, shared=prober.shared,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
-    # F alone (the search begun) is glanced at first: where it is short, the default's
-    # estimates cost more than they win (2 x 3 x 10: 12 ms of them for 30 ms of search).  A
-    # flat puzzle's FILA from the first piece is glanced at beside it (``switches``).
+    # The search begun is glanced at first (``first_config``: F alone where the pieces are
+    # flat, else the default): where it is short, the other's estimates cost more than they
+    # win (the 2 x 3 x 10 box: 12 ms of them for 30 ms of search).  A flat puzzle's FILA from
+    # the first piece is glanced at beside it (``switches``).
+    glances = [switches] if flat else [switches, [Option(0, at, default)]]
+    if solid_pieces(first):
+        glances.reverse()
     glanced: Estimate | None = None
-    for options in [switches] + ([] if flat else [[Option(0, at, default)]]):
+    for options in glances:
         glanced = min(filter(None, [glanced] + [glance.estimate(o) for o in options]),
                       key=lambda e: e.seconds, default=None)
-        if glanced is not None and \
-                glanced.seconds < (GLANCE_BELOW_FLAT if flat else GLANCE_BELOW):
+        if glanced is not None and glanced.seconds < GLANCE_BELOW:
             prober.made.update(glance.made)
             if holed:
                 closer = Prober(cands, front_options, use_nof, shared=prober.shared,
