@@ -399,6 +399,39 @@ def test_a_puzzle_of_solid_pieces_begins_with_the_default_and_goes_on_with_it():
     assert result.count == 878 and result.stats.extra["searched_first"] >= autoconfig.FIRST_NODES
 
 
+def test_a_box_of_solid_pieces_is_searched_with_its_longest_side_along_z():
+    """Pieces that span all three axes: the orientation ranked first has the longest side
+    along z and the shortest along x, whatever way the file draws the box, and there the
+    default search makes fewer nodes than in any other orientation (931,327 against 995,486
+    to 1,055,076; the rule for flat pieces would put the box 3 wide, 5 deep, 3 high)."""
+    puzzle = dissection((3, 3, 5), BOX_3X3X5, "pentacubes_3x3x5")
+    for drawn in turned_files(puzzle):
+        assert autoconfig.candidates(drawn)[0].puzzle.box == (3, 3, 5)
+    nodes: dict[tuple, int] = {}
+    for cand in autoconfig.candidates(puzzle):
+        run = solve(cand.puzzle, engine="hybrid", count_only=True)
+        assert run.count == 878
+        box = cand.puzzle.box
+        nodes[box] = min(nodes.get(box, run.stats.nodes), run.stats.nodes)
+    assert nodes[(3, 3, 5)] < min(n for box, n in nodes.items() if box != (3, 3, 5))
+
+
+def test_the_piece_stage_tries_each_piece_with_both_schedules_in_3d(monkeypatch):
+    """In 3D each piece the piece stage tries is estimated with F alone and with the default,
+    E, then F, whichever the stages before kept (the two interact: a box whose stages kept F
+    alone searched 2.3 times as long as with E, then F, and another piece constrained)."""
+    monkeypatch.setattr(autoconfig, "GLANCE_BELOW", 0.0)
+    monkeypatch.setattr(autoconfig, "PIECE_FROM", 0.0)
+    puzzle = dissection((3, 3, 5), BOX_3X3X5, "pentacubes_3x3x5")
+    choice = autoconfig.choose(puzzle, {"unique": "rotation"}, search_first=False)
+    pieced: dict[tuple, set[str]] = {}
+    for e in choice.estimates:
+        if e.option.piece is not None:
+            pieced.setdefault((e.option.piece, e.option.fila_at), set()).add(
+                "f" if set(e.option.letters) == {"f"} else "e")
+    assert pieced and all(kinds == {"f", "e"} for kinds in pieced.values())
+
+
 @pytest.mark.parametrize("unique, count_only", [("rotation", True), ("rotation", False),
                                                 ("mirror", False)])
 def test_a_run_goes_on_with_the_search_begun_before_the_choice(tiling_instance, unique,

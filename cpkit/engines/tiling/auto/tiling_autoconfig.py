@@ -12,7 +12,7 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    to twelve for a box of three different sides and chiral pieces (``tiling_candidates``).
    They are the same set for a puzzle and any turn of its file, and are ranked by their
    geometry alone: the shortest side along z, filled last, the middle one along x, filled
-   first.
+   first; where a piece spans all three axes, the longest along z and the shortest along x.
 2. **Estimates** (``tiling_prober``).  A configuration (orientation, switch, FILA letters per
    level, constrained piece) is estimated on the subproblems DLX hands over: up to
    ``SAMPLED`` nodes of the switch depth are drawn by random DLX descents (more rounds of them
@@ -40,7 +40,8 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    (E, then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
    D, two images, against the rule's K, nine: a third of the estimated search), each with
-   DLX handing over at once or one piece later (the two interact); over ``SWITCH_FROM``, DLX
+   DLX handing over at once or one piece later (the two interact), and in 3D with F alone
+   and with the default schedule (so do they); over ``SWITCH_FROM``, DLX
    one level deeper at a time while that pays (DLX's min-fit over cells and pieces prunes the
    top of the tree better than FILA's cell heuristics: polycube hands over with ten pieces
    left); over ``SCHEDULE_FROM``, E, or S, down to a level and F below, the level found by a
@@ -62,7 +63,7 @@ from typing import Any
 
 from ....models.symmetry import piece_choices
 from ....models.tiling import Puzzle
-from .tiling_candidates import Candidate, candidates, unlike
+from .tiling_candidates import Candidate, candidates, solid_pieces, unlike
 from ..fila import fila_probe
 from ..hybrid import hybrid_search as hybrid
 from ...runtime import jit
@@ -70,7 +71,6 @@ from .. import tiling_front as tiling
 from ...runtime.driver import check_setup
 from .tiling_prober import Estimate, Option, Prober, in_search, shortest
 from .tiling_schedules import DEFAULT_F_LEVELS, config_of, default_letters, first_config
-from .tiling_schedules import solid_pieces
 
 #: The glance: one estimate of the default configuration from this many nodes at the switch
 #: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
@@ -355,13 +355,19 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             constrained:
         # Each piece with DLX placing one more piece too: the two interact (a constrained X
         # in the 3 x 4 x 5 box is the worst choice handing over at once, the best one level
-        # later).
+        # later).  In 3D, each with F alone and with the default, E, then F: piece and
+        # schedule interact too (a 3 x 4 x 6 box cut into hexacubes searched in 7.3 s with E,
+        # then F, and its F piece constrained; the stages before it had kept F alone, 17 s,
+        # estimated shorter than E, then F, with the rule's piece, and no piece beat it F
+        # alone).
         k, letters = top.option.orientation, top.option.letters
         names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
                                                          front_options.get("unique", "rotation"))
                           if name != prober.front(k).plan.piece]
-        options = [replace(top.option, piece=name, fila_at=at - d, letters=letters[d:])
-                   for name in names for d in (0, 1) if at - d > 0]
+        schedules = [letters] + [other for other in (fill, default)
+                                 if other != letters and letters in (fill, default)]
+        options = [replace(top.option, piece=name, fila_at=at - d, letters=sched[d:])
+                   for name in names for d in (0, 1) for sched in schedules if at - d > 0]
         top = best([o for o in options if o.fila_at == at or prober.within_reach(o)]) or top
     if top.seconds >= SWITCH_FROM:
         while top.option.fila_at > 1:

@@ -29,18 +29,37 @@ class Candidate:
         return reorient.oriented(self.source, self.turn)
 
 
-def geometry(puzzle: Puzzle, turn: reorient.Turn) -> tuple[int, int, int]:
+def geometry(puzzle: Puzzle, turn: reorient.Turn, solid: bool) -> tuple[int, int, int]:
     """The rank of an orientation by its free cells' extents once turned: the shortest side
     along z (the last filled), then the shorter of the others along x (the first filled), as
-    de Bruijn filled the 6 x 10 board along its short side."""
+    de Bruijn filled the 6 x 10 board along its short side.  For ``solid`` pieces
+    (``solid_pieces``) the longest side along z and the shortest along x: the fill goes up
+    layer by layer through the smallest cross-section.  On twenty boxes cut at random into
+    polycubes and searched as drawn with the default configuration in each orientation, that
+    one took 1.016 times the fastest orientation's time (geometric mean; within 3.3 % on 18),
+    the flat rule's first 1.09 (up to 1.36: a 2 x 5 x 5 box, 0.99 s with its short side along
+    z, 0.73 s along x); it was the slower of the two on three (at most 1.17 against 1.05, on
+    a 3 x 4 x 6 box of 15 s whose orientations are estimated anyway)."""
     extent = np.abs(np.array(turn.matrix)) @ (puzzle.cell_coords.max(axis=0)
                                               - puzzle.cell_coords.min(axis=0) + 1)
+    if solid:
+        return -int(extent[2]), int(extent[0]), int(extent[1])
     return int(extent[2]), int(extent[0]), -int(extent[1])
+
+
+def solid_pieces(puzzle: Puzzle) -> bool:
+    """Whether some mobile piece spans all three axes (the Soma cube's twisted pieces: not
+    the pentominoes, flat in any box).  The same for a puzzle and every turn of it."""
+    return puzzle.dimension == 3 and any(
+        all(len({cell[axis] for cell in piece.cells}) > 1 for axis in range(3))
+        for piece in puzzle.mobile_pieces)
 
 
 def candidates(puzzle: Puzzle) -> list[Candidate]:
     """The distinct orientations of ``puzzle``, best geometry first, ties by content."""
-    ranked = sorted(reorient.distinct(puzzle), key=lambda tk: (geometry(puzzle, tk[0]), tk[1]))
+    solid = solid_pieces(puzzle)
+    ranked = sorted(reorient.distinct(puzzle),
+                    key=lambda tk: (geometry(puzzle, tk[0], solid), tk[1]))
     return [Candidate(puzzle, turn, key) for turn, key in ranked]
 
 

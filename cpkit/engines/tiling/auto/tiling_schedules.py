@@ -8,6 +8,7 @@ from __future__ import annotations
 from ....models.tiling import Puzzle
 from ..hybrid import hybrid_search as hybrid
 from ..tiling_heuristics import parse_schedule
+from .tiling_candidates import solid_pieces
 
 #: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
 #: configuration), where the schedule stage starts its climbs.
@@ -52,11 +53,3 @@ def first_config(puzzle: Puzzle, constrained: bool, nof: bool) -> hybrid.Config:
     if default.fila_at <= 0 or solid_pieces(puzzle):
         return default
     return config_of(default.fila_at, "f" * default.fila_at, default.nof, default.reason)
-
-
-def solid_pieces(puzzle: Puzzle) -> bool:
-    """Whether some mobile piece spans all three axes (the Soma cube's twisted pieces: not
-    the pentominoes, flat in any box)."""
-    return puzzle.dimension == 3 and any(
-        all(len({cell[axis] for cell in piece.cells}) > 1 for axis in range(3))
-        for piece in puzzle.mobile_pieces)
