@@ -41,8 +41,8 @@ def default_letters(puzzle: Puzzle, fila_at: int, dimension: int | None = None) 
 def first_config(puzzle: Puzzle, constrained: bool, nof: bool) -> hybrid.Config:
     """What the search first runs (``tiling_autoconfig.FIRST_NODES``): the default
     configuration, or F alone at the default switch where every piece is flat (all of 2D, and
-    boxes of polyominoes).  The choice keeps it most often, and the run then goes on with the
-    nodes searched: boxes of flat pieces the first nodes nearly finish are chosen F alone (the
+    boxes of polyominoes).  A run whose choice keeps it goes on with the nodes searched:
+    boxes of flat pieces the first nodes nearly finish are chosen F alone (the
     2 x 3 x 10 and 2 x 5 x 6 boxes of pentominoes), while on puzzles of solid pieces the
     default, E, then F, was glanced at shorter than F alone on all sixteen random dissections
     of boxes into polycubes where both were (1.8 to 150 times), and searched faster on three
