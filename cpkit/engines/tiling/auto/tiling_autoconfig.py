@@ -63,7 +63,7 @@ from typing import Any
 
 from ....models.symmetry import piece_choices
 from ....models.tiling import Puzzle
-from .tiling_candidates import Candidate, candidates, solid_pieces, unlike
+from .tiling_candidates import Candidate, candidates, unlike
 from ..fila import fila_probe
 from ..hybrid import hybrid_search as hybrid
 from ...runtime import jit
@@ -71,6 +71,7 @@ from .. import tiling_front as tiling
 from ...runtime.driver import check_setup
 from .tiling_prober import Estimate, Option, Prober, in_search, shortest
 from .tiling_schedules import DEFAULT_F_LEVELS, config_of, default_letters, first_config
+from .tiling_schedules import first_letters
 
 #: The glance: one estimate of the default configuration from this many nodes at the switch
 #: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
@@ -309,7 +310,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     # win (the 2 x 3 x 10 box: 12 ms of them for 30 ms of search).  A flat puzzle's FILA from
     # the first piece is glanced at beside it (``switches``).
     glances = [switches] if flat else [switches, [Option(0, at, default)]]
-    if solid_pieces(first):
+    if first_letters(first, at) != fill:
         glances.reverse()
     glanced: Estimate | None = None
     for options in glances:
@@ -364,8 +365,8 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
                                                          front_options.get("unique", "rotation"))
                           if name != prober.front(k).plan.piece]
-        schedules = [letters] + [other for other in (fill, default)
-                                 if other != letters and letters in (fill, default)]
+        schedules = list(dict.fromkeys([letters, fill, default])) \
+            if letters in (fill, default) else [letters]
         options = [replace(top.option, piece=name, fila_at=at - d, letters=sched[d:])
                    for name in names for d in (0, 1) for sched in schedules if at - d > 0]
         top = best([o for o in options if o.fila_at == at or prober.within_reach(o)]) or top

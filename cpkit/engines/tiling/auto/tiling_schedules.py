@@ -50,6 +50,13 @@ def first_config(puzzle: Puzzle, constrained: bool, nof: bool) -> hybrid.Config:
     nodes (3-9 ms, a fifth to a half of searches of 10-30 ms).  The Soma cube, finished in
     those nodes either way: 19,214 nodes and 2.4 ms against 26,397 and 2.1 ms."""
     default = hybrid.auto_config(puzzle, constrained, nof)
-    if default.fila_at <= 0 or solid_pieces(puzzle):
+    if default.fila_at <= 0:
         return default
-    return config_of(default.fila_at, "f" * default.fila_at, default.nof, default.reason)
+    return config_of(default.fila_at, first_letters(puzzle, default.fila_at), default.nof,
+                     default.reason)
+
+
+def first_letters(puzzle: Puzzle, fila_at: int) -> str:
+    """The FILA letters the search begins with at the switch ``fila_at`` (``first_config``):
+    the default's where a piece is solid, F alone where every piece is flat."""
+    return default_letters(puzzle, fila_at) if solid_pieces(puzzle) else "f" * fila_at
