@@ -170,6 +170,7 @@ class LocalBackend:
         self._procs: list = []
         self._running: dict[int, dict[str, int]] = {}
         self._states: dict[int, bytes] = {}
+        self._starting = False
 
     def running(self) -> dict[int, dict[str, int]]:
         """The last figures reported from the subproblems being searched (nodes, solutions,
@@ -194,6 +195,7 @@ class LocalBackend:
             p.start()
             self._procs.append(p)
         self._early: Finished = []
+        self._starting = True
 
     def ready(self) -> dict[str, float]:
         """Wait until every worker has prepared the job."""
@@ -206,6 +208,7 @@ class LocalBackend:
             if msg[0] == "ready":
                 pending -= 1
                 jit = max(jit, msg[2]["jit_seconds"])
+        self._starting = False
         return {"startup_seconds": time.perf_counter() - self._started, "jit_seconds": jit}
 
     def _get(self, timeout: float):
@@ -214,11 +217,21 @@ class LocalBackend:
         except queue.Empty:
             dead = [p for p in self._procs if p.exitcode is not None]
             if dead:
-                raise CpkitError(f"a worker process died (exit status {dead[0].exitcode})")
+                raise CpkitError(f"a worker process died{self._hint(dead[0].exitcode)}")
             return None
         if msg[0] == "error":
             raise CpkitError(f"a worker failed: {msg[2]}")
         return msg
+
+    def _hint(self, status: int) -> str:
+        """What a worker's death says: one that dies before it is ready has most often run
+        the main script's top level again (spawned processes import it) and met the call
+        that starts workers there, unguarded."""
+        if not self._starting:
+            return f" (exit status {status})"
+        return (f" while starting (exit status {status}; its message is above).  Worker "
+                f"processes import the main script again: a script that runs cpkit with "
+                f"workers must make the call under `if __name__ == \"__main__\":`")
 
     def submit(self, index: int, path: Path, spec: jobs.TaskSpec, state: bytes = b"") -> None:
         self._tasks.put((index, path, spec, state))

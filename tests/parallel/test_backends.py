@@ -76,3 +76,18 @@ def test_workers_of_a_killed_coordinator_exit_though_they_hold_solutions(tmp_pat
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+def test_a_script_that_starts_workers_unguarded_is_told_how_to_guard_it(tmp_path):
+    """Spawned workers import the main script again; one that calls ``cpkit.solve`` with
+    workers at its top level makes every worker call it too, and die starting.  The error
+    says so, not only that a worker died."""
+    script = tmp_path / "unguarded.py"
+    puzzle = Path(__file__).resolve().parents[2] / "instances" / "tiling" / "somacube.txt"
+    script.write_text(f"import cpkit\nprint(cpkit.solve({str(puzzle)!r}, workers=2).count)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert "a worker process died while starting" in last
+    assert 'if __name__ == "__main__":' in last
