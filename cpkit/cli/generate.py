@@ -31,6 +31,21 @@ def add_parser(sub) -> None:
     em.add_argument("--seed", type=int, required=True, metavar="S", help="random seed")
     em.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
     em.set_defaults(run=run_edge_matching)
+    tl = kinds.add_parser(
+        "tiling", help="a box cut at random into different pieces of one size",
+        description="A random tiling puzzle: the box cut into connected pieces of the given "
+                    "number of cells, no two alike under rotation, then turned at random and "
+                    "shuffled.  The cut is a solution, so the puzzle has at least one.  Written "
+                    "in the polycube format (cpkit tile reads it; so does polycube); the same "
+                    "box, size and seed give the same puzzle.",
+        formatter_class=HelpFormatter)
+    tl.add_argument("--box", required=True, metavar="WxH[xD]",
+                    help="the box, e.g. 3x4x5 (solid) or 11x6 (flat)")
+    tl.add_argument("--piece-size", type=positive_int, required=True, metavar="N",
+                    help="cells per piece (the box's cells must be a multiple of it)")
+    tl.add_argument("--seed", type=int, required=True, metavar="S", help="random seed")
+    tl.add_argument("-o", "--output", metavar="FILE", help="write here (default: stdout)")
+    tl.set_defaults(run=run_tiling)
 
 
 def run_edge_matching(args) -> int:
@@ -46,4 +61,26 @@ def run_edge_matching(args) -> int:
         print(f"wrote {args.output}: {puzzle.describe()}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def run_tiling(args) -> int:
+    import io
+
+    from ..io.polycube import write_polycube
+    from ..io.text import write_atomically
+    from ..models.tiling_generator import generate, parse_box
+
+    puzzle = generate(parse_box(args.box), args.piece_size, seed=args.seed)
+    out = io.StringIO()
+    write_polycube(puzzle, out, comment=f"{puzzle.name}: cpkit generate tiling --box "
+                                        f"{args.box} --piece-size {args.piece_size} --seed "
+                                        f"{args.seed}\n{len(puzzle.pieces)} pieces, each "
+                                        f"different under rotation; at least one solution")
+    if args.output is not None:
+        write_atomically(args.output, out.getvalue(), "the puzzle")
+        print(f"wrote {args.output}: {puzzle.name}, {len(puzzle.pieces)} pieces of "
+              f"{args.piece_size} cells", file=sys.stderr)
+    else:
+        sys.stdout.write(out.getvalue())
     return 0

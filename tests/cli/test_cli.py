@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+import cpkit
 from cpkit.cli import main
 from tests.cli import interrupted_summary
 from tests.conftest import EDGE_MATCHING, TILING
@@ -284,3 +285,24 @@ def test_auto_turns_the_puzzle_but_prints_the_files_drawing(capsys, tmp_path):
     assert int(re.search(r"([\d,]+) fits,", out).group(1).replace(",", "")) > 10 * turned_fits
     status, _, err = run(capsys, "tile", str(path), "--engine", "dlx", "--orientation", "file")
     assert status == 2 and "--orientation applies to the auto engine, not dlx" in err
+
+
+def test_generate_tiling_writes_a_puzzle_tile_reads(capsys, tmp_path):
+    """``cpkit generate tiling`` writes a polycube file whose count is at least the cut's one
+    solution, the same for every run of the same seed; what cannot be cut is one clear error
+    with exit status 2."""
+    path = tmp_path / "cut.txt"
+    status, out, err = run(capsys, "generate", "tiling", "--box", "3x3x6", "--piece-size", "6",
+                           "--seed", "2", "-o", str(path))
+    assert status == 0 and out == "" and "9 pieces of 6 cells" in err
+    status, out, _ = run(capsys, "generate", "tiling", "--box", "3x3x6", "--piece-size", "6",
+                         "--seed", "2")
+    assert status == 0 and out == path.read_text()
+    status, out, _ = run(capsys, "tile", str(path), "--count-only", "--json")
+    counted = json.loads(out.strip().splitlines()[-1])["solutions"]
+    assert status == 0 and counted == cpkit.count(str(path), engine="dlx") >= 1
+    status, out, err = run(capsys, "generate", "tiling", "--box", "3x3x7", "--piece-size", "6",
+                           "--seed", "2")
+    assert status == 2 and out == ""
+    assert err.strip() == "cpkit: error: the 3x3x7 box has 63 cells, not a multiple of the " \
+                          "piece size 6"
