@@ -27,6 +27,7 @@ import numpy as np
 from . import Table, progress
 from . import polycube_ref as ref
 from .tiling import INSTANCES
+from .tiling_cut_boxes import cut_table, seed as cut_seed
 
 #: The puzzles: (label, bundled file).  The first twelve are the tiling targets' list; the last
 #: four are of cpkit's choosing, for seconds to a minute of polycube time.  On the AMD EPYC of
@@ -146,18 +147,18 @@ def published(name: str) -> int | None:
     return entry.get("counts", {}).get("rotation", entry.get("computed", {}).get("rotation"))
 
 
-def side_by_side(binary: Path | None, path: Path, dimension: int
+def side_by_side(binary: Path | None, path: Path, dimension: int, timeout: float = TIMEOUT
                  ) -> tuple[CpkitRun, ref.Run | None]:
     """cpkit and polycube on one file, alternately, three times each if both are short (the
-    median of each kept)."""
-    mine = [run_cpkit(path)]
-    theirs = [ref.run(binary, path, ref.flags_for(dimension), TIMEOUT)] if binary else []
+    median of each kept); each process stopped at ``timeout`` seconds."""
+    mine = [run_cpkit(path, timeout=timeout)]
+    theirs = [ref.run(binary, path, ref.flags_for(dimension), timeout)] if binary else []
     short = mine[0].seconds < REPEAT_BELOW and (not theirs or theirs[0].seconds < REPEAT_BELOW)
     if short:
         for _ in range(2):
-            mine.append(run_cpkit(path))
+            mine.append(run_cpkit(path, timeout=timeout))
             if binary:
-                theirs.append(ref.run(binary, path, ref.flags_for(dimension), TIMEOUT))
+                theirs.append(ref.run(binary, path, ref.flags_for(dimension), timeout))
     return _median(mine), (_median(theirs) if theirs else None)
 
 
@@ -339,6 +340,8 @@ def startup_table() -> Table:
 
 def tiling_vs_polycube_suite(quick: bool = False) -> list[Table]:
     """cpkit against polycube 1.2.1 (see the module's text)."""
+    if not quick:
+        cut_seed()                  # a mistyped seed is said before the suite runs
     with tempfile.TemporaryDirectory(prefix="cpkit-bench-") as scratch:
         folder = Path(scratch)
         progress("building polycube 1.2.1")
@@ -357,7 +360,8 @@ def tiling_vs_polycube_suite(quick: bool = False) -> list[Table]:
                        env=installed_env())
         load = os.getloadavg()[0]
         speed, by_puzzle = speed_table(binary, why, folder, quick)
-        tables = [speed, orientation_table(folder, quick, by_puzzle), startup_table()]
+        tables = [speed] + ([] if quick else [cut_table(binary, folder)]) + \
+            [orientation_table(folder, quick, by_puzzle), startup_table()]
         tables[0].notes.append(f"Load average (1 min) when the suite started: {load:.2f}; at "
                                f"the end: {os.getloadavg()[0]:.2f}.")
     return tables

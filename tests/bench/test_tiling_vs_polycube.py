@@ -3,10 +3,13 @@ turned, its targets, and what it says when polycube cannot be built."""
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks import polycube_ref as ref
 from benchmarks import tiling_vs_polycube as suite
 from cpkit.io.polycube import read_polycube
 from cpkit.engines.dispatch import solve
+from cpkit.errors import InputError
 
 
 def test_turned_files_hold_the_same_puzzle_turned(tiling_instance, tmp_path):
@@ -59,3 +62,31 @@ def test_short_runs_are_made_three_times_and_the_median_kept(monkeypatch, tmp_pa
     calls.clear()
     assert suite.steadied(tmp_path / "p.txt", key=lambda r: r.search_seconds).seconds == 9.0
     assert len(calls) == 1
+
+
+def test_cut_boxes_are_checked_against_each_other(monkeypatch, tmp_path):
+    """No count of a box cut at random is published: where the programs' counts up to
+    rotation differ, the row gives both counts of every solution; cpkit counting a box
+    otherwise turned is an error; a box the seed cannot cut is a row saying why."""
+    from benchmarks import tiling_cut_boxes as cut
+
+    monkeypatch.setattr(cut, "BOXES", [((3, 3, 6), 6), ((10, 6), 5)])
+    counts = iter([40, 40])
+    monkeypatch.setattr(suite, "side_by_side", lambda binary, path, dimension, timeout: (
+        suite.CpkitRun(next(counts), 0.5, 0.1, {}), ref.Run(39, 0.3, 0.2)))
+    raw = []
+    monkeypatch.setattr(suite, "run_cpkit", lambda path, *args, timeout: raw.append(args) or
+                        suite.CpkitRun(320, 1.0, 0.5, {}))
+    monkeypatch.setattr(ref, "run", lambda binary, path, flags, timeout: raw.append(flags) or
+                        ref.Run(320, 2.0, 1.9))
+    table = cut.cut_table(tmp_path / "polycube", tmp_path)
+    rows = {(row[0], row[1]): row for row in table.rows}
+    assert rows["cut_3x3x6_n6_s1", "as generated"][4] == "cpkit 320, polycube 320"
+    assert ("--unique", "raw") in raw and all("-r#" not in flags for flags in raw[1::2])
+    assert any("no cut of the 10x6x1 box" in row[1] for row in table.rows)
+    counts = iter([40, 41])
+    with pytest.raises(RuntimeError, match="cpkit counts 41"):
+        cut.cut_table(None, tmp_path)
+    monkeypatch.setenv("CPKIT_BENCH_TILING_SEED", "one")
+    with pytest.raises(InputError, match="CPKIT_BENCH_TILING_SEED"):
+        suite.tiling_vs_polycube_suite()
