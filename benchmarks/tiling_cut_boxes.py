@@ -29,9 +29,11 @@ TIMEOUT = 100.0
 def seed() -> int:
     """``CPKIT_BENCH_TILING_SEED``, by default 1."""
     text = os.environ.get("CPKIT_BENCH_TILING_SEED", "1").strip()
-    if not text.lstrip("-").isdigit():
-        raise InputError(f"CPKIT_BENCH_TILING_SEED must be a whole number, got {text!r}")
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"CPKIT_BENCH_TILING_SEED must be a whole number, got {text!r}") \
+            from None
 
 
 def files(folder: Path) -> list[tuple[str, str, Path, object]]:

@@ -87,6 +87,7 @@ def test_cut_boxes_are_checked_against_each_other(monkeypatch, tmp_path):
     counts = iter([40, 41])
     with pytest.raises(RuntimeError, match="cpkit counts 41"):
         cut.cut_table(None, tmp_path)
-    monkeypatch.setenv("CPKIT_BENCH_TILING_SEED", "one")
-    with pytest.raises(InputError, match="CPKIT_BENCH_TILING_SEED"):
-        suite.tiling_vs_polycube_suite()
+    for bad in ("one", "--5"):
+        monkeypatch.setenv("CPKIT_BENCH_TILING_SEED", bad)
+        with pytest.raises(InputError, match="CPKIT_BENCH_TILING_SEED"):
+            suite.tiling_vs_polycube_suite()
