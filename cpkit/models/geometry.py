@@ -157,15 +157,21 @@ def is_connected(cells: Iterable[Cell]) -> bool:
 @lru_cache(maxsize=4096)
 def _connected(cells: tuple[Cell, ...]) -> bool:
     """``is_connected``, once per drawing: every puzzle built checks each of its pieces."""
-    todo = set(cells)
-    if not todo:
-        return True
-    start = next(iter(todo))
-    seen = {start}
-    stack = [start]
-    while stack:
-        for nb in neighbours(stack.pop()):
-            if nb in todo and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
-    return len(seen) == len(todo)
+    return len(component_sizes(cells)) <= 1
+
+
+def component_sizes(cells: Iterable[Cell]) -> list[int]:
+    """The number of cells in each face-connected part of ``cells``."""
+    left = set(cells)
+    sizes = []
+    while left:
+        stack = [left.pop()]
+        size = 1
+        while stack:
+            for nb in neighbours(stack.pop()):
+                if nb in left:
+                    left.remove(nb)
+                    stack.append(nb)
+                    size += 1
+        sizes.append(size)
+    return sizes

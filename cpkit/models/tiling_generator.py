@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 import random
 import string
-from collections import deque
 
 from ..errors import InputError, whole
-from .geometry import Cell, canonical, group, neighbours, normalize, transform
+from .geometry import (Cell, canonical, component_sizes, group, neighbours, normalize,
+                       transform)
 from .tiling import Piece, Puzzle
 
 #: Whole cuts tried before giving up, and growths tried for each piece of a cut.
@@ -153,11 +153,9 @@ def _cut(dims: tuple[int, int, int], size: int, rng: random.Random
 
 def _most_enclosed(free: set[Cell], rng: random.Random) -> Cell:
     """A free cell with the fewest free neighbours (a random one of them)."""
-    def open_sides(cell: Cell) -> int:
-        return sum(n in free for n in neighbours(cell))
-
-    fewest = min(open_sides(c) for c in free)
-    return rng.choice(sorted(c for c in free if open_sides(c) == fewest))
+    open_sides = {c: sum(n in free for n in neighbours(c)) for c in free}
+    fewest = min(open_sides.values())
+    return rng.choice(sorted(c for c, sides in open_sides.items() if sides == fewest))
 
 
 def _grow(start: Cell, free: set[Cell], size: int, rng: random.Random
@@ -179,19 +177,7 @@ def _grow(start: Cell, free: set[Cell], size: int, rng: random.Random
 def _fillable(free: set[Cell], size: int) -> bool:
     """Whether every pocket of free cells (a part joined face to face) could take whole
     pieces of ``size`` cells: its cells a multiple of it."""
-    left = set(free)
-    while left:
-        todo = deque([left.pop()])
-        count = 1
-        while todo:
-            for n in neighbours(todo.popleft()):
-                if n in left:
-                    left.remove(n)
-                    todo.append(n)
-                    count += 1
-        if count % size:
-            return False
-    return True
+    return all(cells % size == 0 for cells in component_sizes(free))
 
 
 def parse_box(text: str) -> tuple[int, ...]:
