@@ -23,7 +23,7 @@ arrays as the types it was built for, whatever they are (an int64 array passed w
 built for int32 crashed the interpreter), where the JIT kernel would compile another version.
 
 The JIT kernels stay the reference and the fallback: under numba's bounds checking (the kernel
-tests), with ``CPKIT_AOT=0``, for a signature not built (occupancies of more than one word),
+tests), with ``CPKIT_AOT=0``, for a signature not built (occupancies of more than two words),
 on sources changed since the build, and wherever ``pycc`` or a C compiler is missing (``build``
 then says so and builds nothing).  ``make`` builds the extensions (``python -m
 cpkit.engines.tiling.tiling_ahead``); a build for sources already built does nothing.

@@ -121,12 +121,13 @@ def _searches_stopped_on_the_way():
 
 
 def test_a_default_run_counts_with_every_kernel_built_ahead(own_folder):
-    """Every kernel of ``_aot.KERNELS`` built into an empty folder (about 45 s of ``pycc``),
+    """Every kernel of ``_aot.KERNELS`` built into an empty folder (about 100 s of ``pycc``),
     then the 10 x 6 pentominoes and the square 8 x 8 (whose redundancy plan checks each
     solution found) counted by the default engine in a fresh process (in this one the
     hybrid's compiled hand-over loop may be loaded already, and it calls DLX and FILA
-    itself): 2,339 and 16,146 solutions, every kernel answered by its extension at least
-    once, and numba never imported (its import was a third of the process's start)."""
+    itself), and the one-sided 30 x 3 with FILA on two words and the estimates' kernel on
+    two words: 2,339, 16,146 and 46 solutions, every kernel answered by its extension at
+    least once, and numba never imported (its import was a third of the process's start)."""
     pytest.importorskip("numba.pycc")
     from cpkit.engines.tiling import tiling_ahead
 
@@ -147,6 +148,11 @@ def counted(name):
 _aot._load = counted
 n = [count(read_polycube({str(TILING)!r} + "/" + name)[0], workers=1)
      for name in ("pentominoes_10x6.txt", "pentominoes_square_8x8.txt")]
+# FILA on two words of open cells: 65 when the one-sided 30 x 3 hands over at 13 pieces.
+n.append(count(read_polycube({str(TILING)!r} + "/pentominoes_onesided_30x3.txt")[0],
+               workers=1, engine="hybrid", fila_at=13, heuristic="s:f=13"))
+from cpkit.engines.tiling.fila import fila_probe
+fila_probe.jit_seconds(2)                   # the estimates on two words
 print(json.dumps([n, sorted(calls), "numba" in sys.modules, "llvmlite" in sys.modules]))
 """
     env = dict(os.environ, NUMBA_CACHE_DIR=str(own_folder.parent))
@@ -156,6 +162,6 @@ print(json.dumps([n, sorted(calls), "numba" in sys.modules, "llvmlite" in sys.mo
                           env=env, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     n, called, numba, llvmlite = json.loads(done.stdout.strip().splitlines()[-1])
-    assert n == [2339, 16146]
+    assert n == [2339, 16146, 46]
     assert called == sorted(_aot.KERNELS)
     assert not numba and not llvmlite

@@ -3,8 +3,8 @@
 
 The warm-ups below are the engines' own (each calls its kernels on a tiny puzzle with a real
 run's argument types), run through the JIT kernels, so the signatures built are those a run
-calls (the hybrid's compiled hand-over loop's too); occupancies of one word only (up to 64 open
-cells: most puzzles), the others stay JIT.
+calls (the hybrid's compiled hand-over loop's too); occupancies of up to ``WORDS`` words (128
+open cells: the switches the automatic configuration estimates), wider ones stay JIT.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from ... import _aot
 from ...models import symmetry
 from ...propagators import tiling_filters
 from ..exact_cover.dlx import dlx_search
+from .auto.tiling_prober import WORDS
 from .fila import fila_probe, fila_search
 from .hybrid import hybrid_search
 
@@ -24,9 +25,10 @@ def warm() -> None:
     tiling_filters.warm_up()
     symmetry.warm_up_check()
     dlx_search._warm_up()
-    fila_search._warm_up(1)
-    fila_probe._warm_up()
-    hybrid_search._warm_up_loop(1)
+    for words in range(1, WORDS + 1):
+        fila_search._warm_up(words)
+        fila_probe._warm_up(words)
+        hybrid_search._warm_up_loop(words)
 
 
 if __name__ == "__main__":

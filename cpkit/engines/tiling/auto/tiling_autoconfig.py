@@ -33,8 +33,10 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F for
    the last three pieces, in 3D) on the geometric first orientation, beside FILA from the
    first piece (and E, then F, with holes) for a flat puzzle, the switch it finds shorter
-   kept by the stages after, and F
-   alone there over ``TINY`` seconds; over ``ORIENT_FROM`` seconds, F alone on every
+   kept by the stages after, and F alone there over ``TINY`` seconds; over ``HIGHER_FROM``,
+   switches above it, on up to two words of open cells, one piece higher at a time while
+   that pays (``higher``), the switch found kept by the stages after; over ``ORIENT_FROM``
+   seconds, F alone on every
    orientation (glanced at first, estimated only within ``SCREEN`` times the best; another
    replaces the first only under ``KEEP`` times its estimate), then the default on the best
    (E, then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
@@ -64,12 +66,12 @@ from typing import Any
 from ....models.symmetry import piece_choices
 from ....models.tiling import Puzzle
 from .tiling_candidates import Candidate, candidates, unlike
-from ..fila import fila_probe
+from ..fila import fila_probe, fila_search as fila
 from ..hybrid import hybrid_search as hybrid
 from ...runtime import jit
 from .. import tiling_front as tiling
 from ...runtime.driver import check_setup
-from .tiling_prober import Estimate, Option, Prober, in_search, shortest
+from .tiling_prober import WORDS, Estimate, Option, Prober, in_search, shortest
 from .tiling_schedules import DEFAULT_F_LEVELS, config_of, default_letters, first_config
 from .tiling_schedules import first_letters
 
@@ -103,6 +105,8 @@ SCHEDULE_FROM = 1.0
 PIECE_FROM = 2.0
 SWITCH_FROM = 3.0
 REFINE_FROM = 2.0
+#: Estimated search seconds from which switches above the default are estimated (``higher``).
+HIGHER_FROM = 0.25
 #: The refinement re-estimates the options within this factor of the best (at most
 #: ``REFINED``), drawing ``REFINE_SCALE`` times as many nodes, each population as much larger.
 REFINE_WITHIN = 1.3
@@ -193,6 +197,39 @@ def climbs(prober: Prober, top: Estimate) -> Estimate:
     return min((e for e in found if e is not None), key=lambda e: e.seconds)
 
 
+def higher(prober: Prober, top: Estimate, puzzle: Puzzle, finer: Prober | None = None
+           ) -> Estimate:
+    """``top``, or a switch above it, where DLX hands over sooner and FILA searches more than
+    one word of open cells (up to ``WORDS``): one piece higher at a time while the best of
+    ``top``'s letters with one more level, F alone and the default schedule is estimated
+    shorter.  The default switch is the last whose open cells fit one word, but on puzzles of
+    more cells DLX's levels above it can cost more than FILA's would (search and choice, in
+    one run): a 9 x 8 box cut into hexominoes 0.33 s handing over at 10 pieces, 0.22 s at 11;
+    a 2 x 6 x 6 box cut into hexacubes 0.87 s (F alone at 10) against 0.49 s (E, then F, at
+    11); a 3 x 4 x 6 box of hexacubes 6.9 s against 2.5 s (F alone at 10 and 11).  The
+    estimates of higher switches scatter more (FILA's trees are deeper): another 3 x 4 x 6
+    box, 13 s at 10 pieces and 27 s at 11, was estimated at 29 and 23 s, and at 29 and 40 s
+    by ``finer`` estimates, twice as many nodes drawn; so where the search is estimated long
+    enough to pay for them (``REFINE_FROM``), a step up is taken only if ``finer`` agrees."""
+    while True:
+        at = top.option.fila_at + 1
+        if at > puzzle.n_pieces or hybrid.largest_volume(puzzle, at) > WORDS * fila.WORD:
+            return top
+        fila_probe.jit_seconds(fila.words_for(hybrid.largest_volume(puzzle, at)))
+        schedules = dict.fromkeys([top.option.letters[:1] + top.option.letters, "f" * at,
+                                   default_letters(puzzle, at)])
+        up = shortest(prober, [replace(top.option, fila_at=at, letters=letters)
+                               for letters in schedules])
+        if up is None or up.seconds >= top.seconds or finer is not None and \
+                not _shorter(finer.estimate(up.option), finer.estimate(top.option)):
+            return top
+        top = up
+
+
+def _shorter(a: Estimate | None, b: Estimate | None) -> bool:
+    return a is not None and (b is None or a.seconds < b.seconds)
+
+
 def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     """The pieces the piece stage estimates: the three whose images the redundancy filter
     keeps fewest of (the tree's top level is that many nodes), and the filter's own first
@@ -204,18 +241,19 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
 
 def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
     """F alone at the default switch ``at`` and, for a flat puzzle whose constrained piece
-    DLX places first (``hybrid.auto_config``), FILA from the first piece (left out by the
-    estimates where the whole puzzle does not fit FILA's one-word occupancy): the choice
-    estimates both.  Either can search several times faster than the other: FILA from the
-    first piece took 0.12 s on the 12 x 5 pentominoes, 0.022 s on the 15 x 4, 3.2 ms on a
-    13 x 5 with a plus cut out of its middle (0.23, 0.051 and 15 ms with DLX placing the X,
-    or the F, first), and 0.60 s on the 10 x 6 (0.073 s).  The estimates ranked the two as
-    the searches did on 13 of 14 flat puzzles, the other a near tie (the 8 x 8 with four
-    holes: 0.037 against 0.040 s), at 1 to 2 ms for FILA from the first piece (one
-    subproblem, the whole puzzle).  Not in 3D, where no box was estimated faster so (the 2 x
-    5 x 6 30 times slower, the Soma cube 1.6, the Bedlam cube a tie)."""
+    DLX places first (``hybrid.auto_config``), FILA from the first piece (where its open
+    cells fit one word: the switches above are ``higher``'s, on searches long enough to pay
+    for their estimates): the choice estimates both.  Either can search several times faster
+    than the other: FILA from the first piece took 0.12 s on the 12 x 5 pentominoes, 0.022 s
+    on the 15 x 4, 3.2 ms on a 13 x 5 with a plus cut out of its middle (0.23, 0.051 and 15
+    ms with DLX placing the X, or the F, first), and 0.60 s on the 10 x 6 (0.073 s).  The
+    estimates ranked the two as the searches did on 13 of 14 flat puzzles, the other a near
+    tie (the 8 x 8 with four holes: 0.037 against 0.040 s), at 1 to 2 ms for FILA from the
+    first piece (one subproblem, the whole puzzle).  Not in 3D, where no box was estimated
+    faster so (the 2 x 5 x 6 30 times slower, the Soma cube 1.6, the Bedlam cube a tie)."""
     options = [Option(0, at, "f" * at)]
-    if puzzle.dimension == 2 and at < puzzle.n_pieces:
+    if puzzle.dimension == 2 and at < puzzle.n_pieces and \
+            hybrid.largest_volume(puzzle, at + 1) <= fila.WORD:
         options.append(Option(0, at + 1, "f" * (at + 1)))
     return options
 
@@ -335,6 +373,18 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     fill, default = "f" * at, default_letters(first, at)
     if top.seconds >= TINY and not flat:
         top = best([top.option, Option(0, at, fill)]) or top
+    # The finer estimates of the walk up and of the refinement at the end: one prober, so
+    # that an option both look at is estimated once.
+    finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober.shared)
+    if top.seconds >= HIGHER_FROM:
+        top = higher(prober, top, first, finer if top.seconds >= REFINE_FROM else None)
+        # The switches the walk did not take stay out of the stages after it: their coarse
+        # estimates crowded the refinement's three (a 3 x 4 x 6 box of hexacubes left its
+        # own orientation, 2.0 s of search, for one of 2.5 s).
+        for option in [o for o in prober.made if o.fila_at > top.option.fila_at]:
+            del prober.made[option]
+        at = top.option.fila_at
+        fill, default = "f" * at, default_letters(first, at)
     own = unlike(cands)
     if top.seconds >= ORIENT_FROM and len(own) > 1:
         # Each orientation glanced at first (one of mirror twins): one whose glance is far
@@ -390,7 +440,6 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
                         if e is not None and e.seconds <= REFINE_WITHIN * top.seconds),
                        key=lambda e: e.seconds)[:REFINED]
         if len(close) > 1:
-            finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober.shared)
             top = min((e for e in (finer.estimate(c.option) for c in close) if e is not None),
                       key=lambda e: e.seconds, default=top)
             prober.made.update(finer.made)

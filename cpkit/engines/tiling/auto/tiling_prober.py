@@ -41,6 +41,9 @@ SAMPLED = 8
 #: 7,538 and 14,358 nodes; the Tetris Cube at 9: 4,287) where those of the switches chosen on
 #: the bundled boxes (5 to 292 nodes) came within 1.5 times.
 DEEPEST_FRONTIER = 1000
+#: Occupancy words the estimates go up to: a switch may leave FILA up to this many words of
+#: open cells (the kernels built ahead of time cover them, ``tiling_ahead``).
+WORDS = 2
 #: Rounds of draws at most, while too few reach the switch (``Prober.frontier``).
 MAX_ROUNDS = 16
 #: The seed of every estimate.
@@ -126,7 +129,7 @@ class Prober:
     def frontier(self, k: int, fila_at: int, piece: str | None = None) -> "Frontier | None":
         """A sample of the nodes DLX hands over at ``fila_at`` pieces remaining (see
         ``Frontier``), or None if the puzzle needs no search or the switch leaves more cells
-        than one word (the estimates are compiled for one-word occupancies)."""
+        than ``WORDS`` words."""
         key = (k, fila_at, piece)
         if key not in self._frontiers:
             self._frontiers[key] = self._descend(k, fila_at, piece)
@@ -136,7 +139,7 @@ class Prober:
         puzzle = self.cands[k].puzzle
         front = self.front(k, piece)
         if front.proof is not None or fila_at <= 0 or \
-                hybrid.largest_volume(puzzle, fila_at) > fila.WORD:
+                hybrid.largest_volume(puzzle, fila_at) > WORDS * fila.WORD:
             return None
         options = in_search(front)
         config = config_of(fila_at, "f" * fila_at, self.nof)

@@ -118,8 +118,9 @@ class Sampler:
         return totals
 
 
-def _warm_up() -> None:
-    """Compile or load the sampling kernel on a 2x2 square of dominoes."""
+def _warm_up(words: int = 1) -> None:
+    """Compile or load the sampling kernel for ``words``-word occupancies on a 2x2 square of
+    dominoes."""
     from ....models.tiling import Piece, Puzzle
     from .fila_search import compile_problem, shape_counts
 
@@ -127,9 +128,9 @@ def _warm_up() -> None:
                     box=(2, 2, 1))
     plan = sample_plan(puzzle, "ef", True)
     problem = compile_problem(puzzle, plan, np.ones(puzzle.n_cells, dtype=np.uint8),
-                              np.arange(len(puzzle.images)), shape_counts(puzzle))
+                              np.arange(len(puzzle.images)), shape_counts(puzzle), words=words)
     Sampler(4).figures(problem, plan, "ef", 0)
 
 
-def jit_seconds() -> float:
-    return warm("fila probes", _warm_up)
+def jit_seconds(words: int = 1) -> float:
+    return warm(f"fila probes ({words}-word occupancy)", lambda: _warm_up(words))
