@@ -205,17 +205,19 @@ def higher(prober: Prober, top: Estimate, puzzle: Puzzle, finer: Prober | None =
     shorter.  The default switch is the last whose open cells fit one word, but on puzzles of
     more cells DLX's levels above it can cost more than FILA's would (search and choice, in
     one run): a 9 x 8 box cut into hexominoes 0.33 s handing over at 10 pieces, 0.22 s with
-    FILA from the first piece (12); a 2 x 6 x 6 box cut into hexacubes 0.87 s (F alone at 10) against 0.49 s (E, then F, at
-    11); a 3 x 4 x 6 box of hexacubes 6.9 s against 2.5 s (F alone at 10 and 11).  The
+    FILA from the first piece (12); a 2 x 6 x 6 box cut into hexacubes 0.87 s (F alone at
+    10) against 0.49 s (E, then F, at 11); a 3 x 4 x 6 box of hexacubes 6.9 s against 2.5 s
+    (F alone at 10 and 11).  The
     estimates of higher switches scatter more (FILA's trees are deeper): another 3 x 4 x 6
     box, 13 s at 10 pieces and 27 s at 11, was estimated at 29 and 23 s, and at 29 and 40 s
     by ``finer`` estimates, twice as many nodes drawn; so where the search is estimated long
     enough to pay for them (``REFINE_FROM``), a step up is taken only if ``finer`` agrees."""
     while True:
         at = top.option.fila_at + 1
-        if at > puzzle.n_pieces or hybrid.largest_volume(puzzle, at) > WORDS * fila.WORD:
+        cells = hybrid.largest_volume(puzzle, at)
+        if at > puzzle.n_pieces or cells > WORDS * fila.WORD:
             return top
-        fila_probe.jit_seconds(fila.words_for(hybrid.largest_volume(puzzle, at)))
+        fila_probe.jit_seconds(fila.words_for(cells))
         schedules = dict.fromkeys([top.option.letters[:1] + top.option.letters, "f" * at,
                                    default_letters(puzzle, at)])
         up = shortest(prober, [replace(top.option, fila_at=at, letters=letters)
