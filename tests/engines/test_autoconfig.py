@@ -283,8 +283,11 @@ def test_mirror_twins_search_alike_and_only_one_is_estimated(tiling_instance, mo
     their mirror images: the twins' whole searches make the same nodes, so the choice
     estimates one of each pair, keeps the first, and goes on with its search.  (Its search,
     0.12 s, is estimated near ``ORIENT_FROM``: the stage is made to run here whatever side of
-    it the estimate falls.)"""
+    it the estimate falls, at the default switch: FILA from higher switches, estimated
+    shorter, would end the choice before it.)"""
     monkeypatch.setattr(autoconfig, "ORIENT_FROM", 0.1)
+    monkeypatch.setattr(autoconfig, "flat_switches",
+                        lambda puzzle, at: [tiling_prober.Option(0, at, "f" * at)])
     puzzle = tiling_instance("pentominoes_onesided_30x3.txt")
     cands = autoconfig.candidates(puzzle)
     assert [c.puzzle.box for c in cands] == [(3, 30, 1)] * 2 + [(30, 3, 1)] * 2
@@ -521,3 +524,31 @@ def test_a_box_of_more_than_64_cells_can_hand_over_above_one_word():
     default = solve(puzzle, engine="hybrid", count_only=True)
     assert auto.count == default.count > 0
     assert auto.stats.extra["fila_at"] == choice.config.fila_at
+
+
+def test_a_flat_puzzle_of_more_than_one_word_is_estimated_at_every_switch_up_to_two_words(
+        tiling_instance):
+    """A 12 x 7 box cut into twelve heptominoes (``cpkit generate tiling --box 12x7
+    --piece-size 7 --seed 4``, 84 cells): the default hands over at 9 pieces, the last switch
+    whose open cells fit one word; every switch up to the whole puzzle (two words) is
+    estimated in full, with no glance (its two nodes drawn put the default at 0.09 s, searched
+    in 0.43 s), and the choice hands over higher (FILA from the first piece, 0.09 s), counting
+    what the hybrid counts at its default switch.  The 10 x 6, of one word, is offered its
+    default and FILA from the first piece alone, as before."""
+    from cpkit.models.tiling_generator import generate
+
+    puzzle = generate((12, 7), 7, seed=4)
+    first = autoconfig.candidates(puzzle)[0].puzzle
+    at = hybrid.auto_config(first, True).fila_at
+    assert at == hybrid.latest_fila_at(first, 64) < 12 and autoconfig.beyond_word(first, at)
+    assert [o.fila_at for o in autoconfig.flat_switches(first, at)] == list(range(at, 13))
+    choice = autoconfig.choose(puzzle, {"unique": "rotation"})
+    assert choice.config.fila_at > at
+    assert {e.option.fila_at for e in choice.estimates} == set(range(at, 13))
+    auto = solve(puzzle, engine="auto", count_only=True)
+    default = solve(puzzle, engine="hybrid", count_only=True)
+    assert auto.count == default.count > 0
+    small = autoconfig.candidates(tiling_instance("pentominoes_10x6.txt"))[0].puzzle
+    at = hybrid.auto_config(small, True).fila_at
+    assert not autoconfig.beyond_word(small, at)
+    assert [o.fila_at for o in autoconfig.flat_switches(small, at)] == [11, 12]

@@ -29,11 +29,14 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    glance (coarse estimates of F alone and of the default schedule, the search begun first,
    on the geometric first orientation, and of FILA from the first piece for a flat puzzle,
    ``flat_switches``; the first under ``GLANCE_BELOW`` seconds is what runs, the schedule of
-   a flat one with holes then settled by ``flat_schedule``), the default
+   a flat one with holes then settled by ``flat_schedule``; a flat puzzle of more than one
+   word, ``beyond_word``, is not glanced at), the default
    schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F for
-   the last three pieces, in 3D) on the geometric first orientation, beside FILA from the
-   first piece (and E, then F, with holes) for a flat puzzle, the switch it finds shorter
-   kept by the stages after, and F alone there over ``TINY`` seconds; over ``HIGHER_FROM``,
+   the last three pieces, in 3D) on the geometric first orientation, beside the switches
+   above it for a flat puzzle (FILA from the first piece, or every switch up to ``WORDS``
+   words of open cells) and E, then F, with holes, the switch it finds shorter kept by the
+   stages after (over ``REFINE_FROM`` one above the default only where finer estimates
+   agree, ``confirmed``), and F alone there over ``TINY`` seconds; over ``HIGHER_FROM``,
    switches above it, on up to two words of open cells, one piece higher at a time while
    that pays (``higher``), the switch found kept by the stages after; over ``ORIENT_FROM``
    seconds, F alone on every
@@ -232,6 +235,17 @@ def _shorter(a: Estimate | None, b: Estimate | None) -> bool:
     return a is not None and (b is None or a.seconds < b.seconds)
 
 
+def confirmed(up: Estimate, default: Estimate | None, finer: Prober) -> Estimate:
+    """``up``, a switch above the default estimated shorter than ``default`` (the best at the
+    default switch), if ``finer`` estimates agree; else ``default``.  The coarse estimates of
+    higher switches scatter more, as in ``higher``: on the 13 x 13 diamond of pentominoes and
+    tetrominoes FILA from 15 pieces was estimated shorter than E, then F, at the default and
+    moved the stages after it (the piece stage) to a switch the finer estimates then left."""
+    if default is None or _shorter(finer.estimate(up.option), finer.estimate(default.option)):
+        return up
+    return default
+
+
 def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     """The pieces the piece stage estimates: the three whose images the redundancy filter
     keeps fewest of (the tree's top level is that many nodes), and the filter's own first
@@ -243,21 +257,36 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
 
 def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
     """F alone at the default switch ``at`` and, for a flat puzzle whose constrained piece
-    DLX places first (``hybrid.auto_config``), FILA from the first piece (where its open
-    cells fit one word: the switches above are ``higher``'s, on searches long enough to pay
-    for their estimates): the choice estimates both.  Either can search several times faster
-    than the other: FILA from the first piece took 0.12 s on the 12 x 5 pentominoes, 0.022 s
-    on the 15 x 4, 3.2 ms on a 13 x 5 with a plus cut out of its middle (0.23, 0.051 and 15
-    ms with DLX placing the X, or the F, first), and 0.60 s on the 10 x 6 (0.073 s).  The
-    estimates ranked the two as the searches did on 13 of 14 flat puzzles, the other a near
-    tie (the 8 x 8 with four holes: 0.037 against 0.040 s), at 1 to 2 ms for FILA from the
-    first piece (one subproblem, the whole puzzle).  Not in 3D, where no box was estimated
-    faster so (the 2 x 5 x 6 30 times slower, the Soma cube 1.6, the Bedlam cube a tie)."""
+    DLX places first (``hybrid.auto_config``), at every switch above it whose open cells fit
+    ``WORDS`` words: the choice estimates them all.  Either end can search several times
+    faster than the other: FILA from the first piece took 0.12 s on the 12 x 5 pentominoes,
+    0.022 s on the 15 x 4, 3.2 ms on a 13 x 5 with a plus cut out of its middle (0.23, 0.051
+    and 15 ms with DLX placing the X, or the F, first), and 0.60 s on the 10 x 6 (0.073 s).
+    The estimates ranked the two as the searches did on 13 of 14 flat puzzles, the other a
+    near tie (the 8 x 8 with four holes: 0.037 against 0.040 s), at 1 to 2 ms for FILA from
+    the first piece (one subproblem, the whole puzzle).  On a puzzle of more than one word
+    (``beyond_word``) the default is the last switch on one word and the ones above are
+    searched on two: on boxes of 70 to 84 cells cut into hexominoes and heptominoes they
+    searched up to seven times faster (a 14 x 6 box 4.9 s at 10 pieces, 0.70 s at 14), and
+    the lowest estimate among them chose a switch within 1.25 times the fastest on 31 of 34
+    such puzzles (F alone, one orientation).  Not in 3D, where no box was estimated faster from the first piece (the
+    2 x 5 x 6 30 times slower, the Soma cube 1.6, the Bedlam cube a tie) and the switches
+    above the default are ``higher``'s."""
     options = [Option(0, at, "f" * at)]
-    if puzzle.dimension == 2 and at < puzzle.n_pieces and \
-            hybrid.largest_volume(puzzle, at + 1) <= fila.WORD:
-        options.append(Option(0, at + 1, "f" * (at + 1)))
+    if puzzle.dimension == 2:
+        for up in range(at + 1, puzzle.n_pieces + 1):
+            if hybrid.largest_volume(puzzle, up) > WORDS * fila.WORD:
+                break
+            options.append(Option(0, up, "f" * up))
     return options
+
+
+def beyond_word(puzzle: Puzzle, at: int) -> bool:
+    """Whether the switch above the default ``at`` needs more than one word of open cells: the
+    glance's two nodes drawn at the default then speak for too few of its subproblems (boxes
+    of 72 and 84 cells cut into hexominoes and heptominoes were glanced at 0.05 and 0.09 s
+    and searched in 0.34 and 0.42 s), so such a flat puzzle is estimated fully at once."""
+    return at < puzzle.n_pieces and hybrid.largest_volume(puzzle, at + 1) > fila.WORD
 
 
 def flat_schedule(switches: list[Option], closer: Prober, puzzle: Puzzle) -> Estimate | None:
@@ -352,6 +381,9 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     glances = [switches] if flat else [switches, [Option(0, at, default)]]
     if first_letters(first, at) != fill:
         glances.reverse()
+    if flat and beyond_word(first, at):
+        glances = []
+        fila_probe.jit_seconds(fila.words_for(hybrid.largest_volume(first, switches[-1].fila_at)))
     glanced: Estimate | None = None
     for options in glances:
         glanced = min(filter(None, [glanced] + [glance.estimate(o) for o in options]),
@@ -367,17 +399,19 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     # A flat puzzle with holes has E, then F, estimated beside F alone here too: FILA from
     # the first piece can bring F alone under the stages where E is (the 8 x 8 with its
     # centre hole: 0.15 s estimated, 0.079 s searched, where E, then F, searches in 0.022 s).
-    top = best(with_holes(switches, first) if holed else
-               [Option(0, at, default)] + switches[1:])
+    # The finer estimates of the switches above the default, the walk up and the refinement
+    # at the end: one prober, so that an option they look at is estimated once.
+    finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober.shared)
+    options = with_holes(switches, first) if holed else [Option(0, at, default)] + switches[1:]
+    top = best(options)
     if top is None:
         return finish(None)
+    if top.option.fila_at > at and top.seconds >= REFINE_FROM:
+        top = confirmed(top, best([o for o in options if o.fila_at == at]), finer)
     at = top.option.fila_at
     fill, default = "f" * at, default_letters(first, at)
     if top.seconds >= TINY and not flat:
         top = best([top.option, Option(0, at, fill)]) or top
-    # The finer estimates of the walk up and of the refinement at the end: one prober, so
-    # that an option both look at is estimated once.
-    finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober.shared)
     if top.seconds >= HIGHER_FROM:
         top = higher(prober, top, first, finer if top.seconds >= REFINE_FROM else None)
         # The switches the walk did not take stay out of the stages after it: their coarse
