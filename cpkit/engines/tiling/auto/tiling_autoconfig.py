@@ -225,8 +225,8 @@ def higher(prober: Prober, top: Estimate, puzzle: Puzzle, finer: Prober | None =
                                    default_letters(puzzle, at)])
         up = shortest(prober, [replace(top.option, fila_at=at, letters=letters)
                                for letters in schedules])
-        if up is None or up.seconds >= top.seconds or finer is not None and \
-                not _shorter(finer.estimate(up.option), finer.estimate(top.option)):
+        if up is None or up.seconds >= top.seconds or \
+                finer is not None and confirmed(up, top, finer) is top:
             return top
         top = up
 
@@ -235,15 +235,15 @@ def _shorter(a: Estimate | None, b: Estimate | None) -> bool:
     return a is not None and (b is None or a.seconds < b.seconds)
 
 
-def confirmed(up: Estimate, default: Estimate | None, finer: Prober) -> Estimate:
-    """``up``, a switch above the default estimated shorter than ``default`` (the best at the
-    default switch), if ``finer`` estimates agree; else ``default``.  The coarse estimates of
-    higher switches scatter more, as in ``higher``: on the 13 x 13 diamond of pentominoes and
-    tetrominoes FILA from 15 pieces was estimated shorter than E, then F, at the default and
-    moved the stages after it (the piece stage) to a switch the finer estimates then left."""
-    if default is None or _shorter(finer.estimate(up.option), finer.estimate(default.option)):
+def confirmed(up: Estimate, below: Estimate | None, finer: Prober) -> Estimate:
+    """``up``, a higher switch estimated shorter than ``below`` (the best at a lower one), if
+    ``finer`` estimates agree; else ``below``: the coarse estimates of higher switches
+    scatter more (``higher``'s text).  On the 13 x 13 diamond of pentominoes and tetrominoes
+    FILA from 15 pieces was estimated shorter than E, then F, at the default and moved the
+    stages after it (the piece stage) to a switch the finer estimates then left."""
+    if below is None or _shorter(finer.estimate(up.option), finer.estimate(below.option)):
         return up
-    return default
+    return below
 
 
 def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
@@ -269,9 +269,9 @@ def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
     searched on two: on boxes of 70 to 84 cells cut into hexominoes and heptominoes they
     searched up to seven times faster (a 14 x 6 box 4.9 s at 10 pieces, 0.70 s at 14), and
     the lowest estimate among them chose a switch within 1.25 times the fastest on 31 of 34
-    such puzzles (F alone, one orientation).  Not in 3D, where no box was estimated faster from the first piece (the
-    2 x 5 x 6 30 times slower, the Soma cube 1.6, the Bedlam cube a tie) and the switches
-    above the default are ``higher``'s."""
+    such puzzles (F alone, one orientation).  Not in 3D, where no box was estimated faster
+    from the first piece (the 2 x 5 x 6 30 times slower, the Soma cube 1.6, the Bedlam cube
+    a tie) and the switches above the default are ``higher``'s."""
     options = [Option(0, at, "f" * at)]
     if puzzle.dimension == 2:
         for up in range(at + 1, puzzle.n_pieces + 1):
