@@ -552,3 +552,50 @@ def test_a_flat_puzzle_of_more_than_one_word_is_estimated_at_every_switch_up_to_
     at = hybrid.auto_config(small, True).fila_at
     assert not autoconfig.beyond_word(small, at)
     assert [o.fila_at for o in autoconfig.flat_switches(small, at)] == [11, 12]
+
+
+def test_a_thin_sample_gives_no_estimate_and_the_choice_hands_over_where_draws_reach():
+    """A 14 x 10 box cut into fourteen decominoes (``cpkit generate tiling --box 14x10
+    --piece-size 10 --seed 1``): no random DLX descent of the default switch's sample reaches
+    it (6 pieces left: most of them die above), so the figure would be the DLX levels alone,
+    0.07 s, for a search of 2.2 s; it gives no estimate, and the choice hands over where the
+    draws reach (0.2 s), counting what FILA from the first piece counts."""
+    from cpkit.models.tiling_generator import generate
+
+    puzzle = generate((14, 10), 10, seed=1)
+    cands = autoconfig.candidates(puzzle)
+    first = cands[0].puzzle
+    at = hybrid.auto_config(first, True).fila_at
+    prober = tiling_prober.Prober(cands, {"unique": "rotation"}, True)
+    assert prober.frontier(0, at).thin
+    assert prober.estimate(tiling_prober.Option(0, at, "f" * at)) is None
+    whole = tiling_prober.Option(0, 12, "f" * 12)
+    assert not prober.frontier(0, 12).thin and prober.estimate(whole) is not None
+    choice = autoconfig.choose(puzzle, {"unique": "rotation"})
+    assert choice.config.fila_at > at
+    auto = solve(puzzle, engine="auto", count_only=True)
+    fila = solve(puzzle, engine="hybrid", fila_at=puzzle.n_pieces, count_only=True)
+    assert auto.count == fila.count > 0
+
+
+def test_the_search_begun_first_stops_after_its_subproblems():
+    """``hybrid.Started`` bounded by its subproblems stops soon after handing over that many
+    (a 12 x 10 box of decominoes finished its first 50,000 nodes after 1,715 hand-overs, 0.5
+    s), and a run that goes on with it counts what a fresh search counts."""
+    from cpkit.models.tiling_generator import generate
+
+    puzzle = generate((12, 10), 10, seed=3)
+    first = autoconfig.candidates(puzzle)[0].puzzle
+    front = tiling.prepare(first, engine_name="auto", engine_fn=hybrid.solve_tiling,
+                           unique="rotation")
+    config = hybrid.auto_config(first, True)
+    bounded = hybrid.Started.run(first, config, front.keep, 50_000, 100)
+    assert 100 <= bounded.search.subproblems < 400 and not bounded.search.finished
+    assert bounded.nodes < 50_000
+    whole = hybrid.Started.run(first, config, front.keep, 50_000)
+    assert whole.search.subproblems > 1_000
+    going_on = hybrid.solve_tiling(first, fila_at=config.fila_at, keep=front.keep,
+                                   constrained=True, count_only=True, started=bounded)
+    fresh = hybrid.solve_tiling(first, fila_at=config.fila_at, keep=front.keep,
+                                constrained=True, count_only=True)
+    assert going_on.count == fresh.count > 0

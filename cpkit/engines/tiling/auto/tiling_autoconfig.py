@@ -21,7 +21,8 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    priced in seconds (``cost_model``).
 3. **The search first**: the default configuration, F alone at the default switch where
    every piece is flat (``first_config``), on the geometric first orientation runs
-   ``FIRST_NODES`` nodes before any estimate (``hybrid.Started``); a puzzle that finishes
+   ``FIRST_NODES`` nodes (or ``FIRST_SUBPROBLEMS`` hand-overs) before any estimate
+   (``hybrid.Started``); a puzzle that finishes
    there needs no choice, and a run whose choice keeps that configuration goes on with it.
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
@@ -120,6 +121,11 @@ REFINE_SCALE = 2
 #: the Soma cube 26,000, 3 ms, where the glance alone took 5-10 ms), and a run that chooses
 #: that configuration goes on with them; one that chooses another loses them (2-5 ms).
 FIRST_NODES = 50_000
+#: ... or until it has handed this many subproblems to FILA: boxes cut into decominoes
+#: finished in the first nodes after 1,100 to 1,700 hand-overs (0.5-0.8 s), where FILA from 12
+#: pieces searched them in 0.02-0.3 s; the bundled puzzles and the boxes cut into pentominoes
+#: to heptominoes that finished in them handed over 40 at most.
+FIRST_SUBPROBLEMS = 100
 
 
 @dataclass
@@ -363,7 +369,8 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         return finish(None)
     if search_first:
         started = hybrid.Started.run(first, first_config(first, constrained, use_nof),
-                                     front.keep, FIRST_NODES, **in_search(front))
+                                     front.keep, FIRST_NODES, FIRST_SUBPROBLEMS,
+                                     **in_search(front))
         check_setup()
         if started.search.finished:
             return finish(None)
