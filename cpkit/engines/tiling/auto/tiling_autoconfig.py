@@ -22,8 +22,8 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
 3. **The search first**: the default configuration, F alone at the default switch where
    every piece is flat (``first_config``), on the geometric first orientation runs
    ``FIRST_NODES`` nodes (or ``FIRST_SUBPROBLEMS`` hand-overs) before any estimate
-   (``hybrid.Started``); a puzzle that finishes
-   there needs no choice, and a run whose choice keeps that configuration goes on with it.
+   (``hybrid.Started``); a puzzle that finishes there needs no choice, and a run whose
+   choice keeps that configuration goes on with it.
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
 4. **Stages**, each only if the estimated search is long enough for its probes to pay: a

@@ -275,13 +275,14 @@ class Frontier:
     estimates the sum over every node there), and the estimated DLX fits above it.
 
     ``thin``: fewer draws reached the switch than the sample wants, after every round
-    (``MAX_ROUNDS``), but where one level's branches are each drawn once.  Such a sample does not
-    estimate the search, it bounds it from below (``Prober.estimate`` then gives None): where
-    most descents die, the nodes at the switch lie in the few subtrees that do not.  On a
-    14 x 10 box cut into decominoes no draw reached 6 pieces (the default switch), estimated
-    at 0.07 s (the DLX levels alone) and searched in 2.2 s, 5,241 subproblems; on another, one
-    and two reached 6 and 7 pieces, estimated at 0.03 and 0.02 s, searched in 0.7 and 0.9 s;
-    FILA from 12 pieces, 14 and 16 drawn, 0.08 and 0.16 s estimated, 0.22 s each searched."""
+    (``MAX_ROUNDS``), but where one level's branches are each drawn once (exact).  Such a
+    sample does not estimate the search, it bounds it from below (``Prober.estimate`` then
+    gives None): where most descents die, the nodes at the switch lie in the few subtrees
+    that do not.  On a 14 x 10 box cut into decominoes no draw reached 6 pieces (the default
+    switch), estimated at 0.07 s (the DLX levels alone) and searched in 2.2 s, 5,241
+    subproblems; on another, one and two draws reached 6 and 7 pieces, estimated at 0.03 and
+    0.02 s, searched in 0.7 and 0.9 s.  At 12 pieces 16 and 14 draws reached it on these
+    two, estimated at 0.16 and 0.08 s, searched in 0.22 s each."""
 
     search: hybrid.HybridSearch
     paths: list[np.ndarray]
