@@ -494,20 +494,21 @@ def test_a_switch_above_the_default_is_taken_where_estimated_shorter(by_switch, 
     assert len(found.option.letters) == chosen_at
 
 
-def test_the_walk_up_ends_at_two_words_or_at_the_first_piece(tiling_instance):
+def test_the_walk_up_ends_at_three_words_or_at_the_first_piece(tiling_instance):
     """Estimates that fall at every switch: the walk goes up to the last switch whose open
-    cells fit two words (the 35 hexominoes in the 15 x 14 parallelogram, 210 cells: 21
-    pieces, 126 cells), or to FILA from the first piece (the 9 x 8 box, 72 cells)."""
+    cells fit ``WORDS`` (three) words (the 35 hexominoes in the 15 x 14 parallelogram, 210
+    cells: 32 pieces, 192 cells), or to FILA from the first piece (the 9 x 8 box, 72
+    cells)."""
     from cpkit.models.tiling_generator import generate
 
     falling = {a: 1.0 / a for a in range(1, 40)}
-    for puzzle, last in ((tiling_instance("hexominoes_15x14_parallelogram.txt"), 21),
+    for puzzle, last in ((tiling_instance("hexominoes_15x14_parallelogram.txt"), 32),
                          (generate((9, 8), 6, seed=1), 12)):
         at = hybrid.latest_fila_at(puzzle, 64)
         prober = _Priced(falling)
         top = tiling_prober.Estimate(tiling_prober.Option(0, at, "f" * at), falling[at], 1)
         assert autoconfig.higher(prober, top, puzzle).option.fila_at == last
-        assert max(hybrid.largest_volume(puzzle, a) for a in prober.asked) <= 128
+        assert max(hybrid.largest_volume(puzzle, a) for a in prober.asked) <= 3 * 64
 
 
 def test_a_box_of_more_than_64_cells_can_hand_over_above_one_word():
@@ -571,6 +572,8 @@ def test_a_thin_sample_gives_no_estimate_and_the_choice_hands_over_where_draws_r
     assert prober.estimate(tiling_prober.Option(0, at, "f" * at)) is None
     whole = tiling_prober.Option(0, 12, "f" * 12)
     assert not prober.frontier(0, 12).thin and prober.estimate(whole) is not None
+    # Every switch up to the whole puzzle is offered: 140 cells, three words.
+    assert [o.fila_at for o in autoconfig.flat_switches(first, at)] == list(range(at, 15))
     choice = autoconfig.choose(puzzle, {"unique": "rotation"})
     assert choice.config.fila_at > at
     auto = solve(puzzle, engine="auto", count_only=True)

@@ -3,7 +3,7 @@
 
 The warm-ups below are the engines' own (each calls its kernels on a tiny puzzle with a real
 run's argument types), run through the JIT kernels, so the signatures built are those a run
-calls (the hybrid's compiled hand-over loop's too); occupancies of up to ``WORDS`` words (128
+calls (the hybrid's compiled hand-over loop's too); occupancies of up to ``WORDS`` words (192
 open cells: the switches the automatic configuration estimates), wider ones stay JIT.
 """
 

@@ -38,7 +38,7 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    words of open cells) and E, then F, with holes, the switch it finds shorter kept by the
    stages after (over ``REFINE_FROM`` one above the default only where finer estimates
    agree, ``confirmed``), and F alone there over ``TINY`` seconds; over ``HIGHER_FROM``,
-   switches above it, on up to two words of open cells, one piece higher at a time while
+   switches above it, on up to ``WORDS`` words of open cells, one piece higher at a time while
    that pays (``higher``), the switch found kept by the stages after; over ``ORIENT_FROM``
    seconds, F alone on every
    orientation (glanced at first, estimated only within ``SCREEN`` times the best; another
