@@ -198,13 +198,14 @@ class Prober:
 
     def sample(self, option: Option):
         """The switch's sampled nodes (``frontier``) with their subproblems compiled for the
-        heuristics of the option's letters, and that plan; or None."""
+        heuristics of the option's letters, and that plan; or None (also for a ``thin``
+        sample, which estimates nothing)."""
         k, fila_at, piece = option.orientation, option.fila_at, option.piece
         used = "".join(c for c in fila_probe.LETTERS if c in option.letters)
         key = (k, fila_at, piece, used)
         if key not in self._samples:
             drawn = self.frontier(k, fila_at, piece)
-            if drawn is None:
+            if drawn is None or drawn.thin:
                 self._samples[key] = None
             else:
                 plan = fila_probe.sample_plan(self.cands[k].puzzle, used, self.nof)
@@ -229,8 +230,6 @@ class Prober:
         if listed is None:
             return None
         drawn, problems, plan = listed
-        if drawn.thin:
-            return None
         fila_total = 0.0
         entries = 0.0
         population = self.scale * max(self.population,
@@ -278,12 +277,12 @@ class Frontier:
 
     ``thin``: fewer draws reached the switch than the sample wants, after every round
     (``MAX_ROUNDS``), but where one level's branches are each drawn once (exact).  Such a
-    sample does not estimate the search, it bounds it from below (``Prober.estimate`` then
-    gives None): where most descents die, the nodes at the switch lie in the few subtrees
-    that do not.  On a 14 x 10 box cut into decominoes no draw reached 6 pieces (the default
-    switch), estimated at 0.07 s (the DLX levels alone) and searched in 2.2 s, 5,241
-    subproblems; on another, one and two draws reached 6 and 7 pieces, estimated at 0.03 and
-    0.02 s, searched in 0.7 and 0.9 s.  At 12 pieces 16 and 14 draws reached it on these
+    sample does not estimate the search, it bounds it from below (``Prober.sample`` and
+    ``estimate`` then give None): where most descents die, the nodes at the switch lie in the
+    few subtrees that do not.  On a 14 x 10 box cut into decominoes no draw reached 6 pieces
+    (the default switch), estimated at 0.07 s (the DLX levels alone) and searched in 2.2 s,
+    5,241 subproblems; on another, one and two draws reached 6 and 7 pieces, estimated at 0.03
+    and 0.02 s, searched in 0.7 and 0.9 s.  At 12 pieces 16 and 14 draws reached it on these
     two, estimated at 0.16 and 0.08 s, searched in 0.22 s each."""
 
     search: hybrid.HybridSearch
