@@ -19,14 +19,16 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    while too few reach it), each subproblem compiled, and the figures of searching it with the
    letters estimated by a population of ``POPULATION`` nodes per level (``fila_probe``), then
    priced in seconds (``cost_model``).
-3. **The search first**: the default configuration, F alone at the default switch where
+3. **From the top**: a flat puzzle whose highest switch is two pieces or more above the
+   default has F alone there estimated first, and searched at once if under ``TOP_BELOW``.
+4. **The search first**: the default configuration, F alone at the default switch where
    every piece is flat (``first_config``), on the geometric first orientation runs
-   ``FIRST_NODES`` nodes (or ``FIRST_SUBPROBLEMS`` hand-overs) before any estimate
+   ``FIRST_NODES`` nodes (or ``FIRST_SUBPROBLEMS`` hand-overs) before any other estimate
    (``hybrid.Started``); a puzzle that finishes there needs no choice, and a run whose
    choice keeps that configuration goes on with it.
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
-4. **Stages**, each only if the estimated search is long enough for its probes to pay: a
+5. **Stages**, each only if the estimated search is long enough for its probes to pay: a
    glance (coarse estimates of F alone and of the default schedule, the search begun first,
    on the geometric first orientation, and of FILA from the first piece for a flat puzzle,
    ``flat_switches``; the first under ``GLANCE_BELOW`` seconds is what runs, the schedule of
@@ -102,6 +104,17 @@ SCREEN = 4.0
 #: search alike differ by more than their searches (the one-sided 30 x 3's mirror twins, now
 #: estimated once: 0.24 against 0.27 s estimated, 0.150 against 0.152 s searched).
 KEEP = 0.85
+#: A flat puzzle whose highest switch (``flat_switches``) is two pieces or more above the
+#: default and estimated under this many seconds (``from_the_top``, before anything else) is
+#: searched so at once.  On boxes of 96 to 150 cells cut into octominoes to decominoes the
+#: search first ran 0.02-0.4 s before it stopped unfinished (100 hand-overs of subproblems of
+#: a word of open cells) and each switch below the top cost 5-45 ms to estimate: 0.06-0.65 s
+#: of choice for 2-25 ms of search, nearly always FILA from the first piece.  The top's
+#: estimate came at 0.7 to 3.3 times its search on 93 flat puzzles of more than a word; none
+#: estimated under 0.05 s searched longer than 0.03 s.  One piece above the default (boxes
+#: of 66 to 70 cells cut into hexominoes and heptominoes) the search first finished in 5-30
+#: ms on most, and the top's estimate cost about what it saved.
+TOP_BELOW = 0.05
 #: Estimated search seconds from which each further stage is worth its probes.
 TINY = 0.02
 ORIENT_FROM = 0.25
@@ -295,6 +308,15 @@ def beyond_word(puzzle: Puzzle, at: int) -> bool:
     return at < puzzle.n_pieces and hybrid.largest_volume(puzzle, at + 1) > fila.WORD
 
 
+def from_the_top(prober: Prober, puzzle: Puzzle, switches: list[Option]) -> Estimate | None:
+    """The estimate of F alone at the highest of ``switches`` (``flat_switches``: FILA from
+    the first piece where the puzzle fits ``WORDS`` words), made before the search first where
+    that switch is two pieces or more above the default: there both the search first and the
+    other switches' estimates are dear (``TOP_BELOW``)."""
+    fila_probe.jit_seconds(fila.words_for(hybrid.largest_volume(puzzle, switches[-1].fila_at)))
+    return prober.estimate(switches[-1])
+
+
 def flat_schedule(switches: list[Option], closer: Prober, puzzle: Puzzle) -> Estimate | None:
     """The schedule of a flat puzzle with holes or notches (free cells short of its box)
     whose glance is short: F alone at each of ``switches`` (``flat_switches``; the search
@@ -367,6 +389,13 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
 
     if at <= 0 or front.proof is not None:
         return finish(None)
+    fill, default = "f" * at, default_letters(first, at)
+    switches = flat_switches(first, at)
+    flat = default == fill          # F alone is the default schedule
+    if search_first and flat and len(switches) > 2:
+        top = from_the_top(prober, first, switches)
+        if top is not None and top.seconds < TOP_BELOW:
+            return finish(top)
     if search_first:
         started = hybrid.Started.run(first, first_config(first, constrained, use_nof),
                                      front.keep, FIRST_NODES, FIRST_SUBPROBLEMS,
@@ -375,9 +404,6 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         if started.search.finished:
             return finish(None)
     fila_probe.jit_seconds()        # the estimates' kernels: loaded only for a choice
-    fill, default = "f" * at, default_letters(first, at)
-    switches = flat_switches(first, at)
-    flat = default == fill          # F alone is the default schedule
     holed = flat and first.n_cells < math.prod(first.box)
     glance = Prober(cands, front_options, use_nof, shared=prober.shared,
                     sampled=GLANCE_SAMPLED, population=GLANCE_POPULATION)
