@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 
 from cpkit.models import reorient
-from cpkit.models.geometry import group
+from cpkit.models.geometry import canonical, group, transform
 from cpkit.models.tiling import Piece, Puzzle
 from cpkit.result import verify_tiling
 from cpkit.engines.dispatch import solve
@@ -49,6 +49,20 @@ def test_every_turn_of_a_file_has_the_same_orientations(puzzle):
     for turn in reorient.all_turns(puzzle)[::5]:
         drawn = reorient.turned(puzzle, turn)
         assert {k for _, k in reorient.distinct(drawn)} == keys
+
+
+@settings(max_examples=40, deadline=None)
+@given(puzzles(max_cells=10))
+def test_a_pieces_mirrored_form_is_the_canonical_form_of_its_mirror_image(puzzle):
+    """``_forms`` skips turning a mirror image that is one of the piece's own orientations;
+    its forms are those of the definition under every group: each piece's canonical shape,
+    and its mirror image's."""
+    pieces = tuple((p.name, p.cells) for p in puzzle.mobile_pieces)
+    mirror = np.diag([-1, 1, 1])
+    for kind in ("rotations", "mirror", "planar"):
+        assert reorient._forms(pieces, kind) == tuple(
+            (name, (canonical(cells, kind), canonical(transform(cells, mirror), kind)))
+            for name, cells in pieces)
 
 
 @settings(max_examples=25, deadline=None)
