@@ -561,7 +561,7 @@ def test_a_flat_puzzle_beyond_a_word_short_from_the_top_is_searched_so_at_once()
     ``TOP_BELOW`` before anything else, and searched at once (the search first and the other
     switches' estimates took 70 ms for 3 ms of search), counting what the hybrid counts at
     its default switch.  The 12 x 7 box of heptominoes of the test above, estimated over it
-    from the top, goes on to the search first and every switch."""
+    from the top, goes on to every switch."""
     from cpkit.models.tiling_generator import generate
 
     puzzle = generate((12, 8), 8, seed=4)
@@ -579,6 +579,34 @@ def test_a_flat_puzzle_beyond_a_word_short_from_the_top_is_searched_so_at_once()
     assert max(e.seconds for e in longer.estimates
                if e.option.fila_at == 12) >= autoconfig.TOP_BELOW
     assert len(longer.estimates) > 1
+
+
+def test_a_flat_puzzle_estimated_long_from_the_top_skips_the_search_first_and_thin_switches():
+    """A 15 x 10 box cut into fifteen decominoes (``cpkit generate tiling --box 15x10
+    --piece-size 10 --seed 3``): FILA from the first piece is estimated over ``TOP_BELOW``,
+    so the choice goes on, without the search first (it never finished on such boxes), to
+    the switches from the top down to the first whose sample is thin; none below it is
+    estimated, and the count is FILA from the first piece's."""
+    from cpkit.models.tiling_generator import generate
+
+    puzzle = generate((15, 10), 10, seed=3)
+    cands = autoconfig.candidates(puzzle)
+    first = cands[0].puzzle
+    at = hybrid.auto_config(first, True).fila_at
+    switches = autoconfig.flat_switches(first, at)
+    prober = tiling_prober.Prober(cands, {"unique": "rotation"}, True)
+    kept = autoconfig.reaching(prober, switches)
+    lowest = kept[0].fila_at
+    assert at < lowest < puzzle.n_pieces and kept == switches[switches.index(kept[0]):]
+    assert prober.frontier(0, lowest - 1).thin and not prober.frontier(0, lowest).thin
+    choice = autoconfig.choose(puzzle, {"unique": "rotation"})
+    assert choice.started is None and choice.report()["searched_first"] == 0
+    top = [e for e in choice.estimates if e.option == switches[-1]]
+    assert top and top[0].seconds >= autoconfig.TOP_BELOW
+    assert min(e.option.fila_at for e in choice.estimates) >= lowest
+    auto = solve(puzzle, engine="auto", count_only=True)
+    fila = solve(puzzle, engine="hybrid", fila_at=puzzle.n_pieces, count_only=True)
+    assert auto.count == fila.count > 0
 
 
 def test_a_thin_sample_gives_no_estimate_and_the_choice_hands_over_where_draws_reach():
