@@ -315,8 +315,14 @@ def from_the_top(prober: Prober, puzzle: Puzzle, switches: list[Option]) -> Esti
     the first piece where the puzzle fits ``WORDS`` words), made before the search first where
     that switch is two pieces or more above the default: there both the search first and the
     other switches' estimates are dear (``TOP_BELOW``)."""
-    fila_probe.jit_seconds(fila.words_for(hybrid.largest_volume(puzzle, switches[-1].fila_at)))
+    load_probes(puzzle, switches[-1].fila_at)
     return prober.estimate(switches[-1])
+
+
+def load_probes(puzzle: Puzzle, fila_at: int) -> None:
+    """The estimates' kernels for the words of open cells the switch at ``fila_at`` leaves
+    (loaded once per process, ``jit.warm``)."""
+    fila_probe.jit_seconds(fila.words_for(hybrid.largest_volume(puzzle, fila_at)))
 
 
 def reaching(prober: Prober, switches: list[Option]) -> list[Option]:
@@ -435,7 +441,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         glances.reverse()
     if flat and beyond_word(first, at):
         glances = []
-        fila_probe.jit_seconds(fila.words_for(hybrid.largest_volume(first, switches[-1].fila_at)))
+        load_probes(first, switches[-1].fila_at)
     glanced: Estimate | None = None
     for options in glances:
         glanced = min(filter(None, [glanced] + [glance.estimate(o) for o in options]),
@@ -454,8 +460,10 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     # The finer estimates of the switches above the default, the walk up and the refinement
     # at the end: one prober, so that an option they look at is estimated once.
     finer = Prober(cands, front_options, use_nof, REFINE_SCALE, prober.shared)
-    options = with_holes(switches, first) if holed else switches if flat else \
-        [Option(0, at, default)]
+    if holed:
+        options = with_holes(switches, first)
+    else:
+        options = switches if flat else [Option(0, at, default)]
     top = best(options)
     if top is None:
         return finish(None)
