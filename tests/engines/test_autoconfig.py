@@ -366,6 +366,24 @@ def test_a_puzzle_its_first_nodes_finish_is_not_estimated(tiling_instance, name,
     assert result.stats.extra["configurations_estimated"] == 0
 
 
+def test_a_run_that_only_counts_begins_its_search_without_keeping_solutions(
+        tiling_instance):
+    """The Soma cube's search begun first finishes it (480 solutions): for a run that only
+    counts it keeps none of them and counts as many, and one that lists them gets all 480
+    from a search begun keeping them; a search begun only counting cannot be gone on with
+    by a run that lists."""
+    puzzle = tiling_instance("somacube.txt")
+    counting = autoconfig.choose(puzzle, {"unique": "rotation"}, store=False)
+    assert counting.started.search.finished and counting.started.search.found == []
+    assert counting.started.search.solutions == 480
+    with pytest.raises(AssertionError):
+        counting.started.go_on(None, store=True)
+    assert solve(puzzle, count_only=True).count == 480
+    listed = solve(puzzle)
+    assert listed.count == len(listed.solutions) == 480
+    assert listed.stats.extra["searched_first"] == listed.stats.nodes
+
+
 def test_a_small_box_goes_on_with_the_search_begun_first(tiling_instance):
     """The 2 x 3 x 10 box is estimated fastest F alone at the default switch, the way the
     search begins in 3D too: the run goes on with it and counts what it counts without."""

@@ -31,14 +31,16 @@ CHOOSE_MAX_PIECES = 256
 
 def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | None = None,
                fila_at: int | None = None, nof: bool | None = None, limit: int | None = None,
-               keep: bool = False, **front_options: Any) -> autoconfig.Choice | None:
+               keep: bool = False, store: bool = True,
+               **front_options: Any) -> autoconfig.Choice | None:
     """The configuration of ``puzzle`` under these options, or None when the puzzle is to be
     searched as drawn with the options as given.  A run in one process that stops at its
     first ``limit`` solutions is searched as drawn: the choice prices the whole tree, and the
     configuration that searches it fastest can be far slower to a first solution (the 35
     hexominoes in the 15 x 14 parallelogram: none in 300 s turned, the first in 3 s as
     drawn).  ``keep``: the choice is also kept for the next call on this puzzle with these
-    options in this process (``_KEPT``)."""
+    options in this process (``_KEPT``).  ``store``: whether the run lists or hands out
+    solutions (the search begun first keeps them only then; a kept choice always does)."""
     if orientation not in ORIENTATIONS:
         raise InputError(f"orientation must be one of {', '.join(ORIENTATIONS)}, got "
                          f"{orientation!r}")
@@ -49,7 +51,7 @@ def choice_for(puzzle: Puzzle, *, orientation: str = "auto", heuristic: str | No
     kept = _KEPT.pop(puzzle, None)
     if kept is not None and kept[0] == key:
         return kept[1]
-    choice = autoconfig.choose(puzzle, front_options, nof)
+    choice = autoconfig.choose(puzzle, front_options, nof, store=store or keep)
     if keep:
         _KEPT[puzzle] = (key, choice)
     return choice
@@ -95,6 +97,7 @@ def solve(puzzle: Puzzle, engine_fn: Callable[..., Result], *, orientation: str 
                                     heuristic=engine_options.get("heuristic"),
                                     fila_at=engine_options.get("fila_at"),
                                     nof=engine_options.get("nof"), limit=limit,
+                                    store=on_solution is not None or not count_only,
                                     **front_options)
                 check_setup()
         except SetupStopped as stop:

@@ -372,10 +372,13 @@ def with_holes(switches: list[Option], puzzle: Puzzle) -> list[Option]:
 
 
 def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = None,
-           search_first: bool = True) -> Choice:
+           search_first: bool = True, store: bool = True) -> Choice:
     """The orientation and configuration ``--engine auto`` runs (see the module's text);
     ``search_first``: search ``FIRST_NODES`` first (a choice made without, to look at the
-    estimates alone, may choose another configuration for a puzzle they finish)."""
+    estimates alone, may choose another configuration for a puzzle they finish); ``store``:
+    whether the search begun first keeps its solutions (not for a run that only counts, unless
+    the front checks each: the Soma cube's 480 cost 1.4 ms of a 2-ms search, each found under
+    a hand-over going back to Python)."""
     start = time.perf_counter()
     compiled = jit.warmed_seconds()
     cands = candidates(puzzle)
@@ -430,6 +433,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     elif search_first:
         started = hybrid.Started.run(first, first_config(first, constrained, use_nof),
                                      front.keep, FIRST_NODES, FIRST_SUBPROBLEMS,
+                                     store=store or front.check,
                                      **in_search(front))
         check_setup()
         if started.search.finished:

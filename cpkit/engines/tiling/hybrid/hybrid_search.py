@@ -423,15 +423,15 @@ class Started:
 
     @classmethod
     def run(cls, puzzle: Puzzle, config: Config, keep: np.ndarray | None, nodes: int,
-            subproblems: int | None = None, **options) -> "Started":
+            subproblems: int | None = None, store: bool = True, **options) -> "Started":
         """The search of ``config`` over the images in ``keep`` (``options``: the front's
         triggers and re-applied filters) run for about ``nodes`` nodes, or until it has handed
         about ``subproblems`` subproblems to FILA (None: no such bound), storing what it
-        finds.  A hand-over costs as much as hundreds of nodes where the pieces are large (it
+        finds if ``store`` (a run that only counts goes on without).  A hand-over costs as much as hundreds of nodes where the pieces are large (it
         compiles the subproblem's image lists): 50,000 nodes of a 12 x 10 box cut into
         decominoes handed over 1,715 subproblems and took 0.48 s."""
         start = time.perf_counter()
-        search, jit = build_search(puzzle, config, keep, store=True, **options)
+        search, jit = build_search(puzzle, config, keep, store=store, **options)
         built = time.perf_counter()
         chunk = nodes if subproblems is None else STARTED_CHUNK
         while not search.finished and search.nodes < nodes and \
@@ -448,8 +448,11 @@ class Started:
               store: bool) -> HybridSearch:
         """The search, its solutions so far passed to ``on_images`` (or kept in ``found``
         when ``store`` says so and no callback takes them, dropped when not ``store``: a run
-        that only counts), to go on with as if it had been built for this run."""
+        that only counts), to go on with as if it had been built for this run.  A search
+        begun without storing can only go on with a run that does not store either."""
         search = self.search
+        if store and not search.store:
+            raise AssertionError("a search begun only counting cannot list solutions")
         found, search.found = search.found, []
         search.on_images = on_images
         if not store:
