@@ -427,9 +427,10 @@ class Started:
         """The search of ``config`` over the images in ``keep`` (``options``: the front's
         triggers and re-applied filters) run for about ``nodes`` nodes, or until it has handed
         about ``subproblems`` subproblems to FILA (None: no such bound), storing what it
-        finds if ``store`` (a run that only counts goes on without).  A hand-over costs as much as hundreds of nodes where the pieces are large (it
-        compiles the subproblem's image lists): 50,000 nodes of a 12 x 10 box cut into
-        decominoes handed over 1,715 subproblems and took 0.48 s."""
+        finds if ``store`` (a run that only counts goes on without).  A hand-over costs as
+        much as hundreds of nodes where the pieces are large (it compiles the subproblem's
+        image lists): 50,000 nodes of a 12 x 10 box cut into decominoes handed over 1,715
+        subproblems and took 0.48 s."""
         start = time.perf_counter()
         search, jit = build_search(puzzle, config, keep, store=store, **options)
         built = time.perf_counter()
