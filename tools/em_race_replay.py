@@ -32,15 +32,18 @@ import glob
 import math
 import pickle
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import em_auto  # noqa: E402
+from cpkit.engines.edge_matching.auto import em_auto_entrants as entrants  # noqa: E402
 from cpkit.engines.edge_matching.auto import em_auto_search as race  # noqa: E402
 from cpkit.engines.runtime import driver  # noqa: E402
+
+#: The modules whose clocks (their ``time``) the replay sets to its own.
+CLOCKED = (race, entrants, driver)
 
 #: A record's slices: about this long (seconds) over the first 0.2 s, then ``LATE_SLICE``.
 EARLY_SLICE, LATE_SLICE = 0.002, 0.01
@@ -62,9 +65,9 @@ def record_board(puzzle, cap: float) -> dict:
         chain, budget = entrant.chain, entrant.budget
         limit, spent, finished, rows = min(cap, 4 * best + 1), 0.0, False, []
         while not finished and spent < limit:
-            start = time.perf_counter()
+            start = entrants.cpu_seconds()      # the race's measure of a turn
             finished, _ = chain.step(1 << 62, budget)
-            took = time.perf_counter() - start
+            took = entrants.cpu_seconds() - start
             spent += took
             rows.append((spent, chain.total("nodes"), chain.explored(),
                          chain.total("solutions"), finished))
@@ -78,13 +81,16 @@ def record_board(puzzle, cap: float) -> dict:
 
 
 class Clock:
-    """The virtual clock the race reads (in place of the ``time`` module)."""
+    """The virtual clock the race reads (in place of the ``time`` module): the wall clock and
+    the processor clock of the race's thread (its turns' measure) are one here."""
 
     now = 0.0
 
     @staticmethod
     def perf_counter() -> float:
         return Clock.now
+
+    thread_time = perf_counter
 
 
 class ReplayedChain:
@@ -136,12 +142,14 @@ def best_seconds(engines: dict, first: bool) -> dict[str, float]:
 def replay(engines: dict, first: bool, time_limit: float) -> tuple[float | None, str]:
     """The race's seconds on the recorded board (None: not done within ``time_limit``) and
     the engine it ended with (the race and the driver read the virtual clock meanwhile)."""
-    clocks = race.time, driver.time
-    race.time, driver.time = Clock, Clock
+    clocks = [module.time for module in CLOCKED]
+    for module in CLOCKED:
+        module.time = Clock
     try:
         return _replay(engines, first, time_limit)
     finally:
-        race.time, driver.time = clocks
+        for module, clock in zip(CLOCKED, clocks):
+            module.time = clock
 
 
 def _replay(engines: dict, first: bool, time_limit: float) -> tuple[float | None, str]:

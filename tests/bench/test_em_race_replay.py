@@ -41,6 +41,19 @@ def test_a_replayed_brute_force_ends_a_short_board_in_its_solo():
     assert 0.05 <= seconds <= 0.05 + 0.002 + 1e-9
 
 
+def test_a_replayed_turn_is_as_long_on_the_virtual_clock_as_the_race_asks():
+    """Edge filtering needs 20 ms, the others ten seconds: after the glimpses (a row of each
+    record) edge filtering is estimated far ahead of the brute force and gets its turns, and
+    the replay ends within a few milliseconds of its 20 ms.  Turns that read the real clock
+    instead would each run through as many rows as the real half-millisecond allows (the
+    glimpse of the brute force alone: hundreds)."""
+    replay = tool()
+    seconds, engine = replay.replay({"backtrack": steady(10.0), "cp": steady(10.0),
+                                     "edges": steady(0.02)}, first=False, time_limit=10.0)
+    assert engine == "edges"
+    assert 0.02 <= seconds <= 0.03
+
+
 @pytest.mark.kernel
 def test_a_recorded_board_replays_to_an_engine_that_ended_it():
     """A board recorded for real: the race's replay ends with an engine whose record ends
@@ -58,9 +71,9 @@ def test_a_recorded_board_replays_to_an_engine_that_ended_it():
 def test_the_race_reads_the_real_clock_again_after_a_replay():
     import time
 
-    from cpkit.engines.edge_matching.auto import em_auto_search
+    from cpkit.engines.edge_matching.auto import em_auto_entrants, em_auto_search
     from cpkit.engines.runtime import driver
 
     tool().replay({"backtrack": steady(0.01), "cp": steady(1.0), "edges": steady(1.0)},
                   first=False, time_limit=1.0)
-    assert em_auto_search.time is time and driver.time is time
+    assert em_auto_search.time is time and driver.time is time and em_auto_entrants.time is time

@@ -20,8 +20,11 @@ board to the next, so the choice is measured on the board itself:
 2. **A race** in rounds: every engine searches its own tree for a quantum of time (doubling
    from round to round), one after the other in this process, the least estimated time to go
    first (every numba search here is a resumable state machine, so nothing is lost between
-   turns).  An engine that finishes (or reaches the ``limit`` of solutions) wins: its result
-   is exact, whatever the others did.
+   turns).  Turns and the seconds the estimates are made of are the searching thread's
+   processor time (``em_auto_entrants.cpu_seconds``): on a machine whose cores other programs
+   share, wall-clock turns that waited for a core made the choice follow the load.  An
+   engine that finishes (or reaches the ``limit`` of solutions) wins: its result is exact,
+   whatever the others did.
 3. **A decision**: each engine's time to finish is estimated from how much of its tree it has
    searched (``RootChain.explored``: the depth-first position read as a share of the tree,
    every subtree taken as the same size), the seconds it spent divided by that share.  Once the
@@ -87,7 +90,7 @@ from ...runtime.driver import DriveOutcome, drive
 from ..em_front import root_chain
 from . import em_auto_helper
 from .em_auto_entrants import FIRST_QUANTUM, LAST_QUANTUM, MIN_WEIGHT, MODULES, Entrant
-from .em_auto_entrants import describe, race_figures
+from .em_auto_entrants import cpu_seconds, describe, race_figures
 from .em_auto_entrants import weight as _weight
 from .em_auto_helper import Helping, RemoteEntrant
 from .em_auto_relay import Relay
@@ -522,20 +525,22 @@ def _alone(winner: Entrant, window: float | None, limit: int | None,
     meanwhile).  Stopped
     by the window, its estimate fell short: its ``skew`` grows by the factor it fell short by
     (at least)."""
-    promised = winner.estimate()
+    promised, before = winner.estimate(), winner.seconds
     if isinstance(winner, RemoteEntrant):
         rest = em_auto_helper.race_beside(winner, others, window, limit, on_progress)
     else:
         room = None if limit is None else limit - winner.found
         report = None if on_progress is None else (
             lambda w=winner: on_progress(w.progress()))
-        alone = time.perf_counter()
+        alone = cpu_seconds()
         rest = drive(winner.chain.step, limit=room, time_limit=window, on_progress=report,
                      cancel=None if helping is None else lambda: helping.ended() is not None,
                      first_slice=winner.budget)
-        winner.seconds += time.perf_counter() - alone
+        winner.seconds += cpu_seconds() - alone
     if rest.stop_reason == TIME_LIMIT and window is not None and promised > 0:
-        winner.skew *= max(1.0, window / promised)
+        # By the processor time it had: a window on a loaded machine gives it less.
+        had = min(window, winner.seconds - before)
+        winner.skew *= max(1.0, had / promised)
     return rest
 
 
