@@ -4,7 +4,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpkit.models.geometry import canonical, group, normalize, orientations, transform
+from cpkit.models import geometry
+from cpkit.models.geometry import (canonical, group, is_connected, normalize, orientations,
+                                   transform)
 from cpkit.models.polyforms import PENTOMINOES, SOMA, TETRIS_CUBE
 
 
@@ -58,3 +60,23 @@ def test_orientations_are_each_transform_of_the_cells_in_group_order(cells, kind
     assert orientations(cells, kind) == list(expected)
     assert canonical(cells, kind) == min(expected)
     assert orientations(tuple(cells), kind) == list(expected)
+
+
+@given(st.lists(st.tuples(*[st.integers(-4, 4)] * 3), min_size=1, max_size=9, unique=True),
+       st.sampled_from(("rotations", "mirror", "planar")), st.integers(0, 47))
+@settings(max_examples=300, deadline=None)
+def test_a_turned_drawings_orientations_are_read_off_its_first_drawings(cells, kind, k):
+    # A drawing met as an image of another (the automatic configuration builds its oriented
+    # puzzles from turned pieces) has its images read off the first drawing's by the group's
+    # product table: the same orientations, canonical form and connectivity as turning it
+    # matrix by matrix.
+    mats = group(kind)
+    orientations(cells, kind)
+    image = normalize(transform(cells, mats[k % len(mats)]))
+    assert (image, kind) in geometry._IMAGE_OF
+    expected: dict = {}
+    for m in mats:
+        expected.setdefault(normalize(transform(image, m)), None)
+    assert orientations(image, kind) == list(expected)
+    assert canonical(image, kind) == min(expected)
+    assert is_connected(image) == is_connected(cells) == geometry._connected(image)
