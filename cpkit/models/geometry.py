@@ -56,10 +56,6 @@ def _signed_permutation_matrices() -> tuple[np.ndarray, ...]:
     return tuple(mats)
 
 
-#: The transformation groups by name (``group``).
-GROUPS = ("rotations", "mirror", "planar")
-
-
 @lru_cache(maxsize=None)
 def group(kind: str) -> tuple[np.ndarray, ...]:
     """The transformation group named ``kind``.
@@ -195,12 +191,7 @@ def neighbours(cell: Cell) -> list[Cell]:
 
 def is_connected(cells: Iterable[Cell]) -> bool:
     """True if the cells form one face-connected component (the empty set counts as connected)."""
-    key = _shape_key(cells)
-    for kind in GROUPS:
-        seen = _IMAGE_OF.get((key, kind))
-        if seen is not None:            # an image of a drawing met before: connected as it is
-            return _connected(seen[0])
-    return _connected(key)
+    return _connected(_shape_key(cells))
 
 
 @lru_cache(maxsize=4096)
