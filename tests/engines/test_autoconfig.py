@@ -17,6 +17,7 @@ from cpkit.engines.tiling.auto import tiling_auto_search as auto_search
 from cpkit.engines.dispatch import solve
 from cpkit.engines.tiling import tiling_front as tiling
 from cpkit.engines.tiling.hybrid import hybrid_search as hybrid
+from cpkit.engines.tiling.hybrid.hybrid_started import Started
 
 #: A quarter turn in the plane, an axis permutation with a mirror, a mirror.
 TURNS = [((0, -1, 0), (1, 0, 0), (0, 0, 1)), ((0, 0, -1), (1, 0, 0), (0, 1, 0)),
@@ -654,7 +655,7 @@ def test_a_thin_sample_gives_no_estimate_and_the_choice_hands_over_where_draws_r
 
 
 def test_the_search_begun_first_stops_after_its_subproblems():
-    """``hybrid.Started`` bounded by its subproblems stops soon after handing over that many
+    """``hybrid_started.Started`` bounded by its subproblems stops soon after handing over that many
     (a 12 x 10 box of decominoes finished its first 50,000 nodes after 1,715 hand-overs, 0.5
     s), and a run that goes on with it counts what a fresh search counts."""
     from cpkit.models.tiling_generator import generate
@@ -664,10 +665,10 @@ def test_the_search_begun_first_stops_after_its_subproblems():
     front = tiling.prepare(first, engine_name="auto", engine_fn=hybrid.solve_tiling,
                            unique="rotation")
     config = hybrid.auto_config(first, True)
-    bounded = hybrid.Started.run(first, config, front.keep, 50_000, 100)
+    bounded = Started.run(first, config, front.keep, 50_000, 100)
     assert 100 <= bounded.search.subproblems < 400 and not bounded.search.finished
     assert bounded.nodes < 50_000
-    whole = hybrid.Started.run(first, config, front.keep, 50_000)
+    whole = Started.run(first, config, front.keep, 50_000)
     assert whole.search.subproblems > 1_000
     going_on = hybrid.solve_tiling(first, fila_at=config.fila_at, keep=front.keep,
                                    constrained=True, count_only=True, started=bounded)

@@ -25,9 +25,10 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    (``reaching``), with no search first.
 4. **The search first** (otherwise): the default configuration, F alone at the default
    switch where every piece is flat (``first_config``), on the geometric first orientation
-   runs ``FIRST_NODES`` nodes (or ``FIRST_SUBPROBLEMS`` hand-overs) before any estimate
-   (``hybrid.Started``); a puzzle that finishes there needs no choice, and a run whose
-   choice keeps that configuration goes on with it.
+   runs ``FIRST_NODES`` nodes (or ``FIRST_SUBPROBLEMS`` hand-overs, or work priced at
+   ``FIRST_PRICED`` seconds) before any estimate (``hybrid_started.Started``); a puzzle that
+   finishes there needs no choice, and a run whose choice keeps that configuration goes on
+   with it.
    The estimates of the other orientations run on the first's front carried through the turn
    (``Prober.front``); the orientation chosen gets its own (``Prober.prepared``).
 5. **Stages**, each only if the estimated search is long enough for its probes to pay: a
@@ -76,9 +77,11 @@ from ....models.tiling import Puzzle
 from .tiling_candidates import Candidate, candidates, unlike
 from ..fila import fila_probe, fila_search as fila
 from ..hybrid import hybrid_search as hybrid
+from ..hybrid.hybrid_started import Started
 from ...runtime import jit
 from .. import tiling_front as tiling
 from ...runtime.driver import check_setup
+from . import tiling_cost_model as cost_model
 from .tiling_prober import WORDS, Estimate, Option, Prober, in_search, shortest
 from .tiling_schedules import DEFAULT_F_LEVELS, config_of, default_letters, first_config
 from .tiling_schedules import first_letters
@@ -147,6 +150,17 @@ FIRST_NODES = 50_000
 #: pieces searched them in 0.02-0.3 s; the bundled puzzles and the boxes cut into pentominoes
 #: to heptominoes that finished in them handed over 40 at most.
 FIRST_SUBPROBLEMS = 100
+#: ... or until its work is priced at this many seconds (``cost_model.searched_seconds``,
+#: the estimates' prices: the bound is the same on every machine).  Where nodes are dear
+#: (boxes of hexacubes handing over at ten pieces, E, then F: 0.5-0.8 microseconds each)
+#: 50,000 nodes took 35-80 ms, lost wherever the choice then chose another configuration;
+#: bounded so, 9-12 ms: on 30 boxes searched in 0.1-0.3 s (seeds 3-17, cut into pentacubes,
+#: hexacubes and hexominoes to decominoes) search and choice took 0.935 of their time
+#: (geometric mean; 2 x 4 x 9 boxes of hexacubes 0.66-0.69).  The 20 x 3 and the Soma cube
+#: finish under it (priced at 2 and 4 ms), and so did 14 of the 15 boxes of that set that
+#: finished in 50,000 nodes; the other, a 3 x 3 x 6 box of hexacubes (34,389 nodes), stopped
+#: at 14,000, was chosen the same configuration and went on with them (1.09 of its time).
+FIRST_PRICED = 0.030
 
 
 @dataclass
@@ -164,7 +178,7 @@ class Choice:
     estimates: list[Estimate] = field(default_factory=list)
     seconds: float = 0.0
     jit_seconds: float = 0.0
-    started: hybrid.Started | None = None
+    started: Started | None = None
 
     def describe(self) -> str:
         turn = self.candidate.turn
@@ -389,7 +403,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     constrained = front.plan is not None and front.plan.piece is not None
     at = hybrid.auto_config(first, constrained, use_nof).fila_at
 
-    started: hybrid.Started | None = None
+    started: Started | None = None
 
     def finish(chosen: Estimate | None) -> Choice:
         k, piece = (chosen.option.orientation, chosen.option.piece) if chosen is not None \
@@ -431,9 +445,11 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             return finish(top)
         switches = reaching(prober, switches)
     elif search_first:
-        started = hybrid.Started.run(first, first_config(first, constrained, use_nof),
+        started = Started.run(first, first_config(first, constrained, use_nof),
                                      front.keep, FIRST_NODES, FIRST_SUBPROBLEMS,
                                      store=store or front.check,
+                                     enough=lambda search: cost_model.searched_seconds(search)
+                                     >= FIRST_PRICED,
                                      **in_search(front))
         check_setup()
         if started.search.finished:

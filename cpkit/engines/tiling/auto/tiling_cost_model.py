@@ -56,3 +56,12 @@ def handover_seconds(dlx_fits: float, subproblems: float, list_entries: float,
     return (prices.dlx_fit * dlx_fits + prices.subproblem * subproblems
             + prices.list_entry * list_entries)
 
+
+
+def searched_seconds(search, prices: Prices = PRICES) -> float:
+    """The priced seconds of what a hybrid search has done so far (``HybridSearch.work``):
+    the automatic configuration bounds the search it begins first by them, so that the bound
+    is the same on every machine and a node dear to search counts for more than a cheap one."""
+    dlx_fits, subproblems, list_entries, figures = search.work()
+    return handover_seconds(dlx_fits, subproblems, list_entries, prices) + \
+        fila_seconds(figures, prices)

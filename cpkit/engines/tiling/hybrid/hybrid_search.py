@@ -16,7 +16,6 @@ FILA levels (summed over all subproblems) below.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -28,6 +27,7 @@ from ....result import Figures, Result, Stats
 from ....sanity import every as sanity_every
 from ...exact_cover.dlx import dlx_search as dlx
 from ..fila import fila_search as fila
+from ..fila import fila_layout as L
 from . import hybrid_fused
 from ...runtime.driver import DriveOutcome, drive, reporter
 from ...runtime.jit import is_warm, warm
@@ -177,6 +177,7 @@ class HybridSearch:
         self.late_jit = 0.0
         self._loop_words: int | None = None
         self._loop_ahead = False            # the loop for those words is built ahead
+        self._node_kinds: np.ndarray | None = None      # ``work``'s heuristics by level
 
     @property
     def switch(self) -> int:
@@ -395,77 +396,40 @@ class HybridSearch:
                                 for key, attr in FILA_ALONE_COUNTERS.items()})
         return stats
 
+    def work(self) -> tuple[int, int, int, np.ndarray]:
+        """What the search has done so far, in the terms the automatic configuration prices
+        (``tiling_cost_model.searched_seconds``): DLX's placements above the switch, the
+        subproblems handed over, their image lists' entries, and FILA's figures in the
+        estimates' layout (``fila_layout.W_*``).  A FILA level's nodes are the placements
+        into it (the first level's, the subproblems), each a choice of target by the level's
+        heuristic."""
+        top = self.pieces - self.fila_at if self.fila_at > 0 else self.pieces
+        figures = np.zeros(L.N_FIGURES, dtype=np.int64)
+        if self.fila is not None:
+            f = self.fila
+            if self._node_kinds is None:
+                kinds = self.plan.kinds[self.plan.heuristic_of_level(self.fila_at)]
+                kinds = kinds[:self.fila_at]
+                self._node_kinds = np.array([(kinds == L.HK_FIRST) | (kinds == L.HK_ORDER),
+                                             kinds == L.HK_NEIGHBOURS, kinds == L.HK_FITS],
+                                            dtype=np.int64)
+            below = self._node_kinds[:, 1:] @ f.fits[:self.fila_at - 1]
+            figures[NODE_FIGURES] = self._node_kinds[:, 0] * self.subproblems + below
+            figures[L.W_ATTEMPTS] = f.attempts.sum()
+            figures[L.W_FITS] = f.fits.sum()
+            figures[L.W_CHECKS] = f.heuristic_checks
+        return int(self.dlx.fits[:top].sum()), self.subproblems, self.list_entries, figures
+
+
+#: The figures counting FILA's nodes by their heuristic's kind of target choice: a fixed
+#: order (F's among them), E's open neighbours, S's fits (``HybridSearch.work``).
+NODE_FIGURES = [L.W_F_NODES, L.W_E_NODES, L.W_S_NODES]
+
 
 def _mask(n: int, ids: np.ndarray) -> np.ndarray:
     keep = np.zeros(n, dtype=bool)
     keep[ids] = True
     return keep
-
-
-#: Nodes a ``Started`` search bounded by its subproblems runs before its first look at them,
-#: twice as many before each next (a look is a call from Python: tens of microseconds).
-STARTED_CHUNK = 2_000
-
-
-@dataclass
-class Started:
-    """A search of ``config`` begun before its run, ``seconds`` and ``nodes`` long (built in
-    ``built_in`` seconds, compiling apart), its solutions so far in ``search.found``: the
-    automatic configuration searches a puzzle first for some nodes and chooses only if that
-    did not finish it, and a run that chooses the same configuration goes on with it
-    (``solve_tiling``'s ``started``)."""
-
-    config: Config
-    search: HybridSearch
-    seconds: float
-    nodes: int
-    built_in: float
-
-    @classmethod
-    def run(cls, puzzle: Puzzle, config: Config, keep: np.ndarray | None, nodes: int,
-            subproblems: int | None = None, store: bool = True, **options) -> "Started":
-        """The search of ``config`` over the images in ``keep`` (``options``: the front's
-        triggers and re-applied filters) run for about ``nodes`` nodes, or until it has handed
-        about ``subproblems`` subproblems to FILA (None: no such bound), storing what it
-        finds if ``store`` (a run that only counts goes on without).  A hand-over costs as
-        much as hundreds of nodes where the pieces are large (it compiles the subproblem's
-        image lists): 50,000 nodes of a 12 x 10 box cut into decominoes handed over 1,715
-        subproblems and took 0.48 s."""
-        start = time.perf_counter()
-        search, jit = build_search(puzzle, config, keep, store=store, **options)
-        built = time.perf_counter()
-        chunk = nodes if subproblems is None else STARTED_CHUNK
-        while not search.finished and search.nodes < nodes and \
-                (subproblems is None or search.subproblems < subproblems):
-            before = search.nodes
-            search.step(1 << 62, min(chunk, nodes - search.nodes))
-            if search.nodes == before:
-                break
-            chunk *= 2
-        return cls(config, search, time.perf_counter() - built - search.late_jit,
-                   search.nodes, built - start - jit)
-
-    def go_on(self, on_images: Callable[[np.ndarray], None] | None,
-              store: bool) -> HybridSearch:
-        """The search, its solutions so far passed to ``on_images`` (or kept in ``found``
-        when ``store`` says so and no callback takes them, dropped when not ``store``: a run
-        that only counts), to go on with as if it had been built for this run.  A search
-        begun without storing can only go on with a run that does not store either."""
-        search = self.search
-        if store and not search.store:
-            raise AssertionError("a search begun only counting cannot list solutions")
-        found, search.found = search.found, []
-        search.on_images = on_images
-        if not store:
-            search.store = search.dlx.store = False
-            if search.fila is not None:
-                search.fila.store = False
-        elif on_images is None:
-            search.found = found
-        else:
-            for ids in found:
-                on_images(ids)
-        return search
 
 
 def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int | None = None,
@@ -478,14 +442,15 @@ def solve_tiling(puzzle: Puzzle, *, heuristic: str | None = None, fila_at: int |
                  parity_filter_from: int | None = None,
                  volume_filter_from: int | None = None,
                  on_progress: Callable[[dict[str, int]], None] | None = None,
-                 started: Started | None = None) -> Result:
+                 started: "hybrid_started.Started | None" = None) -> Result:
     """Enumerate the raw tilings of ``puzzle`` with DLX, then FILA once ``fila_at`` pieces
     remain (chosen automatically when None, as is the schedule ``heuristic``).  ``keep``,
     ``on_images`` and the triggers/dynamic filters (which act while DLX is in charge) work as
     for DLX, and so does ``on_progress``; ``constrained`` says the redundancy filter constrained
     a piece (the automatic configuration lets DLX place it).  ``started``: this search begun
     already (of this configuration, over these images), to go on with; its seconds count in
-    the result's, its compiling was its starter's."""
+    the result's, its compiling was its starter's.  (``hybrid_started`` builds on this
+    module, so its type is named here, not imported.)"""
     store = on_images is not None or not count_only
     if started is None:
         config = make_config(puzzle, heuristic, fila_at, nof, constrained)
