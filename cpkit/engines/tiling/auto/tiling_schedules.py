@@ -8,7 +8,6 @@ from __future__ import annotations
 from ....models.tiling import Puzzle
 from ..hybrid import hybrid_search as hybrid
 from ..tiling_heuristics import parse_schedule
-from .tiling_candidates import solid_pieces
 
 #: FILA levels at the bottom that F fills in the default 3D schedule (the seed's Tetris Cube
 #: configuration), where the schedule stage starts its climbs.
@@ -39,24 +38,17 @@ def default_letters(puzzle: Puzzle, fila_at: int, dimension: int | None = None) 
 
 
 def first_config(puzzle: Puzzle, constrained: bool, nof: bool) -> hybrid.Config:
-    """What the search first runs (``tiling_autoconfig.FIRST_NODES``): the default
-    configuration, or F alone at the default switch where every piece is flat (all of 2D, and
-    boxes of polyominoes).  A run whose choice keeps it goes on with the nodes searched:
-    boxes of flat pieces the first nodes nearly finish are chosen F alone (the
-    2 x 3 x 10 and 2 x 5 x 6 boxes of pentominoes), while on puzzles of solid pieces the
-    default, E, then F, was glanced at shorter than F alone on all sixteen random dissections
-    of boxes into polycubes where both were (1.8 to 150 times), and searched faster on three
-    more where F alone was chosen from its glance alone; begun F alone, they lost its first
-    nodes (3-9 ms, a fifth to a half of searches of 10-30 ms).  The Soma cube, finished in
-    those nodes either way: 19,214 nodes and 2.4 ms against 26,397 and 2.1 ms."""
+    """What the search first runs (``tiling_autoconfig.FIRST_NODES``): F alone at the
+    default switch, whatever the pieces.  A run whose choice keeps it goes on with the nodes
+    searched: boxes of flat pieces the first nodes nearly finish are chosen F alone (the
+    2 x 3 x 10 and 2 x 5 x 6 boxes of pentominoes), and so are most small boxes of solid
+    pieces.  Those began with the default, E, then F, which was glanced at first and, its
+    glance short, kept without F alone being glanced at; F alone searched them in a third to
+    two thirds of the time (boxes of 40 to 64 cells cut into pentacubes to octacubes: a
+    3 x 3 x 6 box of hexacubes 24 against 10 ms, a 3 x 3 x 5 one of pentacubes 65 against
+    33 ms).  The Soma cube finishes in those nodes either way (26,397 nodes and 2.1 ms, E,
+    then F, 19,214 and 2.4 ms)."""
     default = hybrid.auto_config(puzzle, constrained, nof)
     if default.fila_at <= 0:
         return default
-    return config_of(default.fila_at, first_letters(puzzle, default.fila_at), default.nof,
-                     default.reason)
-
-
-def first_letters(puzzle: Puzzle, fila_at: int) -> str:
-    """The FILA letters the search begins with at the switch ``fila_at`` (``first_config``):
-    the default's where a piece is solid, F alone where every piece is flat."""
-    return default_letters(puzzle, fila_at) if solid_pieces(puzzle) else "f" * fila_at
+    return config_of(default.fila_at, "f" * default.fila_at, default.nof, default.reason)
