@@ -33,9 +33,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
 5. **Stages**, each only if the estimated search is long enough for its probes to pay: a
    glance (coarse estimates of F alone, the search begun first, and of the default schedule,
    on the geometric first orientation, and of FILA from the first piece for a flat puzzle,
-   ``flat_switches``; the first under ``GLANCE_BELOW`` seconds is what runs, of both where a
-   piece is solid the shorter, the schedule of
-   a flat one with holes then settled by ``flat_schedule``; a flat puzzle of more than one
+   ``flat_switches``; the first under ``GLANCE_BELOW`` seconds is what runs, where a piece
+   is solid the shorter of F alone and the default, both glanced at; the schedule of a flat
+   one with holes then settled by ``flat_schedule``; a flat puzzle of more than one
    word, ``beyond_word``, is not glanced at), the default
    schedule (``hybrid.auto_config``: F alone, de Bruijn's fill order, in 2D; E, then F for
    the last three pieces, in 3D) on the geometric first orientation, beside the switches
@@ -151,8 +151,9 @@ FIRST_NODES = 50_000
 FIRST_SUBPROBLEMS = 100
 #: ... or until its work is priced at this many seconds (``cost_model.searched_seconds``,
 #: the estimates' prices: the bound is the same on every machine).  Where nodes are dear
-#: (boxes of hexacubes handing over at ten pieces, E, then F: 0.5-0.8 microseconds each)
-#: 50,000 nodes took 35-80 ms, lost wherever the choice then chose another configuration;
+#: (boxes of hexacubes handing over at ten pieces: 0.5-0.8 microseconds each under E, then
+#: F, the search begun first when this bound was set) 50,000 nodes took 35-80 ms, lost
+#: wherever the choice then chose another configuration;
 #: bounded so, 9-12 ms: on 30 boxes searched in 0.1-0.3 s (seeds 3-17, cut into pentacubes,
 #: hexacubes and hexominoes to decominoes) search and choice took 0.935 of their time
 #: (geometric mean; 2 x 4 x 9 boxes of hexacubes 0.66-0.69).  The 20 x 3 and the Soma cube
@@ -444,12 +445,10 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             return finish(top)
         switches = reaching(prober, switches)
     elif search_first:
-        started = Started.run(first, first_config(first, constrained, use_nof),
-                                     front.keep, FIRST_NODES, FIRST_SUBPROBLEMS,
-                                     store=store or front.check,
-                                     enough=lambda search: cost_model.searched_seconds(search)
-                                     >= FIRST_PRICED,
-                                     **in_search(front))
+        started = Started.run(first, first_config(first, constrained, use_nof), front.keep,
+                              FIRST_NODES, FIRST_SUBPROBLEMS, store=store or front.check,
+                              enough=lambda search: cost_model.searched_seconds(search)
+                              >= FIRST_PRICED, **in_search(front))
         check_setup()
         if started.search.finished:
             return finish(None)

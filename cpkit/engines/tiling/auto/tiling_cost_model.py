@@ -57,7 +57,6 @@ def handover_seconds(dlx_fits: float, subproblems: float, list_entries: float,
             + prices.list_entry * list_entries)
 
 
-
 def searched_seconds(search, prices: Prices = PRICES) -> float:
     """The priced seconds of what a hybrid search has done so far (``HybridSearch.work``):
     the automatic configuration bounds the search it begins first by them, so that the bound
