@@ -664,9 +664,9 @@ def test_a_thin_sample_gives_no_estimate_and_the_choice_hands_over_where_draws_r
 
 
 def test_the_search_begun_first_stops_after_its_subproblems():
-    """``hybrid_started.Started`` bounded by its subproblems stops soon after handing over that many
-    (a 12 x 10 box of decominoes finished its first 50,000 nodes after 1,715 hand-overs, 0.5
-    s), and a run that goes on with it counts what a fresh search counts."""
+    """``hybrid_started.Started`` bounded by its subproblems stops soon after handing over
+    that many (a 12 x 10 box of decominoes finished its first 50,000 nodes after 1,715
+    hand-overs, 0.5 s), and a run that goes on with it counts what a fresh search counts."""
     from cpkit.models.tiling_generator import generate
 
     puzzle = generate((12, 10), 10, seed=3)

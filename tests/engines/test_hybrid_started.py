@@ -66,7 +66,7 @@ def test_work_priced_grows_as_the_search_goes_on(tiling_instance):
 def test_the_search_begun_first_stops_at_the_first_look_its_bound_is_met(tiling_instance):
     """``Started.run`` bounded by ``enough`` looks at its search between chunks of at most
     ``STARTED_CHUNK_MAX`` nodes and stops at the first look where ``enough`` holds; a run
-    that goes on with it counts what a fresh search counts."""
+    that goes on with it counts every tiling (the 10 x 6's 2,339 in each of four turns)."""
     puzzle = tiling_instance("pentominoes_10x6.txt")
     config = hybrid.auto_config(puzzle, False)
     looks: list[tuple[int, float]] = []
