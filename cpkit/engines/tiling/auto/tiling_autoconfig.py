@@ -462,12 +462,15 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     # beside it (``switches``).  Where a piece is solid, both are glanced at before either is
     # kept: E, then F, searches some small boxes of solid pieces faster (2 x 5 x 5 boxes of
     # pentacubes, 0.12 against 0.15 s), F alone most of them (0.3 to 0.7 of the time).
-    glances = [switches] if flat else [switches, [Option(0, at, default)]]
-    if not flat and solid_pieces(first):
-        glances = [switches + [Option(0, at, default)]]
     if flat and beyond_word(first, at):
         glances = []
         load_probes(first, switches[-1].fila_at)
+    elif flat:
+        glances = [switches]
+    elif solid_pieces(first):
+        glances = [switches + [Option(0, at, default)]]
+    else:
+        glances = [switches, [Option(0, at, default)]]
     glanced: Estimate | None = None
     for options in glances:
         glanced = min(filter(None, [glanced] + [glance.estimate(o) for o in options]),
