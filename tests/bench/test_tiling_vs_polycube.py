@@ -66,8 +66,10 @@ def test_short_runs_are_made_three_times_and_the_median_kept(monkeypatch, tmp_pa
 
 def test_cut_boxes_are_checked_against_each_other(monkeypatch, tmp_path):
     """No count of a box cut at random is published: where the programs' counts up to
-    rotation differ, the row gives both counts of every solution; cpkit counting a box
-    otherwise turned is an error; a box the seed cannot cut is a row saying why."""
+    rotation differ, the row gives both counts of every solution, and where those show
+    polycube's count wrong (40 times the 3 x 3 x 6 box's 8 rotations is the 320 both count in
+    all, not 39 times 8), its run without ``-r#`` is the target's reference; cpkit counting a
+    box otherwise turned is an error; a box the seed cannot cut is a row saying why."""
     from benchmarks import tiling_cut_boxes as cut
 
     monkeypatch.setattr(cut, "BOXES", [((3, 3, 6), 6), ((10, 6), 5)])
@@ -81,9 +83,18 @@ def test_cut_boxes_are_checked_against_each_other(monkeypatch, tmp_path):
                         ref.Run(320, 2.0, 1.9))
     table = cut.cut_table(tmp_path / "polycube", tmp_path)
     rows = {(row[0], row[1]): row for row in table.rows}
-    assert rows["cut_3x3x6_n6_s1", "as generated"][4] == "cpkit 320, polycube 320"
+    row = rows["cut_3x3x6_n6_s1", "as generated"]
+    assert row[4] == "cpkit 320, polycube 320"
+    assert row[8] == pytest.approx(0.5 / 2.0) and "wrong with -r#; without it 2.000 s" in row[9]
     assert ("--unique", "raw") in raw and all("-r#" not in flags for flags in raw[1::2])
     assert any("no cut of the 10x6x1 box" in row[1] for row in table.rows)
+    # Counts of every solution that differ say nothing of which count up to rotation is
+    # right: polycube's run with -r# stays the reference (0.1 s of search against 0.3 s).
+    counts = iter([40, 40])
+    monkeypatch.setattr(ref, "run", lambda binary, path, flags, timeout: ref.Run(319, 2.0, 1.9))
+    row = {(r[0], r[1]): r for r in cut.cut_table(tmp_path / "polycube", tmp_path).rows}[
+        "cut_3x3x6_n6_s1", "as generated"]
+    assert row[8] == pytest.approx(0.1 / 0.3) and "-r#" not in row[9]
     counts = iter([40, 41])
     with pytest.raises(RuntimeError, match="cpkit counts 41"):
         cut.cut_table(None, tmp_path)
