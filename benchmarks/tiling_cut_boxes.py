@@ -125,7 +125,7 @@ def cut_table(binary: Path | None, folder: Path) -> Table:
                      mine.seconds, mine.search_seconds,
                      (f"> {theirs.seconds:.0f}" if theirs.timed_out else theirs.seconds)
                      if theirs else None,
-                     ratio, what + why if what else what, met,
+                     ratio, what and what + why, met,
                      mine.figures.get("orientation", ""), _configuration(mine)])
     return Table(
         f"Boxes cut at random (seed {seed()}), cpkit against polycube 1.2.1",
