@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import numpy as np
+
 import pytest
 
 from cpkit.models import reorient
@@ -448,20 +450,42 @@ def test_a_box_of_solid_pieces_is_searched_with_its_longest_side_along_z():
     assert nodes[(3, 3, 5)] < min(n for box, n in nodes.items() if box != (3, 3, 5))
 
 
-def test_the_piece_stage_tries_each_piece_with_both_schedules_in_3d(monkeypatch):
-    """In 3D each piece the piece stage tries is estimated with F alone and with the default,
-    E, then F, whichever the stages before kept (the two interact: a box whose stages kept F
-    alone searched 2.3 times as long as with E, then F, and another piece constrained)."""
+def test_the_piece_stage_tries_close_pieces_with_both_schedules_in_3d(monkeypatch):
+    """In 3D each piece the piece stage tries is estimated with F alone, and those within
+    ``PIECE_CLOSE`` of the best F alone also with the default, E, then F (the two interact: a
+    box whose stages kept F alone searched 2.3 times as long as with E, then F, and another
+    piece constrained); a piece far behind F alone is not estimated with E (three to five
+    times the cost)."""
     monkeypatch.setattr(autoconfig, "GLANCE_BELOW", 0.0)
     monkeypatch.setattr(autoconfig, "PIECE_FROM", 0.0)
     puzzle = dissection((3, 3, 5), BOX_3X3X5, "pentacubes_3x3x5")
-    choice = autoconfig.choose(puzzle, {"unique": "rotation"}, search_first=False)
-    pieced: dict[tuple, set[str]] = {}
-    for e in choice.estimates:
-        if e.option.piece is not None:
-            pieced.setdefault((e.option.piece, e.option.fila_at), set()).add(
-                "f" if set(e.option.letters) == {"f"} else "e")
-    assert pieced and all(kinds == {"f", "e"} for kinds in pieced.values())
+
+    def stage(close: float) -> tuple[dict, set]:
+        monkeypatch.setattr(autoconfig, "PIECE_CLOSE", close)
+        estimates = autoconfig.choose(puzzle, {"unique": "rotation"},
+                                      search_first=False).estimates
+        pieced = [e.option for e in estimates if e.option.piece is not None]
+        k, at = pieced[0].orientation, max(o.fila_at for o in pieced)
+        alone: dict = {}
+        with_e = set()
+        for e in estimates:
+            o = e.option
+            if o.orientation != k or o.fila_at not in (at, at - 1):
+                continue
+            if set(o.letters) == {"f"}:
+                alone[o.piece] = min(alone.get(o.piece, math.inf), e.seconds)
+            elif o.piece is not None:
+                with_e.add(o.piece)
+        return alone, with_e
+
+    alone, with_e = stage(math.inf)
+    assert with_e == set(alone) - {None} and len(with_e) > 1
+    ranked = sorted(alone[p] for p in with_e)
+    between = math.sqrt(ranked[0] * ranked[-1]) / min(alone.values())
+    alone, with_e = stage(between)
+    assert with_e == {p for p, s in alone.items()
+                      if p is not None and s <= between * min(alone.values())}
+    assert 0 < len(with_e) < len(set(alone) - {None})
 
 
 @pytest.mark.parametrize("unique, count_only", [("rotation", True), ("rotation", False),

@@ -52,14 +52,15 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
    D, two images, against the rule's K, nine: a third of the estimated search), each with
    DLX handing over at once or one piece later (the two interact), and in 3D with F alone
-   and with the default schedule (so do they); over ``SWITCH_FROM``, DLX
-   one level deeper at a time while that pays (DLX's min-fit over cells and pieces prunes the
-   top of the tree better than FILA's cell heuristics: polycube hands over with ten pieces
-   left); over ``SCHEDULE_FROM``, E, or S, down to a level and F below, the level found by a
-   climb (``climbs``); over ``REFINE_FROM``, the closest options estimated again,
-   ``REFINE_SCALE`` times as finely, and the finer estimates decide.  No switch deeper than
-   the default is estimated where more than ``DEEPEST_FRONTIER`` (``tiling_prober``) nodes
-   are estimated to be handed over: so few drawn nodes cannot speak for so many.
+   and, within ``PIECE_CLOSE`` of the best F alone, with the default schedule (so do they);
+   over ``SWITCH_FROM``, DLX one level deeper at a time while that pays (DLX's min-fit over
+   cells and pieces prunes the top of the tree better than FILA's cell heuristics: polycube
+   hands over with ten pieces left); over ``SCHEDULE_FROM``, E, or S, down to a level and F
+   below, the level found by a climb (``climbs``); over ``REFINE_FROM``, the closest options
+   estimated again, ``REFINE_SCALE`` times as finely, and the finer estimates decide.  No
+   switch deeper than the default is estimated where more than ``DEEPEST_FRONTIER``
+   (``tiling_prober``) nodes are estimated to be handed over: so few drawn nodes cannot speak
+   for so many.
 
 Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
 gets the same configuration on every run and for every turn or mirror image of its file.
@@ -130,6 +131,13 @@ SCHEDULE_FROM = 1.0
 #: octominoes, 0.95 and 1.08 on two of hexacubes.  Under 0.5 s it lost its cost on five of
 #: the seven boxes where it ran.
 PIECE_FROM = 0.5
+#: The piece stage estimates a piece with E, then F, only if its estimate F alone is within
+#: this factor of the best piece's.  On 33 boxes cut into pentacubes and hexacubes, the
+#: stage's pick was always a piece within 1.5 of the best F alone; the farthest, on a 3 x 4 x 6
+#: box of hexacubes, E, then F, with a piece 1.47 times the best F alone (estimated 11.1 s;
+#: the best F alone 16.1 s).  E's gain over F alone differs by piece by up to three times
+#: (0.47 to 1.42 there), hence the margin.
+PIECE_CLOSE = 2.0
 SWITCH_FROM = 3.0
 REFINE_FROM = 2.0
 #: Estimated search seconds from which switches above the default are estimated (``higher``).
@@ -294,6 +302,23 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
     ranked = piece_choices(puzzle, unique)
     fewest = [name for name, _ in sorted(ranked, key=lambda choice: choice[1])[:3]]
     return fewest + [name for name, _ in ranked[:1] if name not in fewest]
+
+
+def with_close_pieces(prober: Prober, options: list[Option]) -> list[Option]:
+    """The piece stage's ``options`` worth estimating: each piece F alone, and the other
+    schedules only for the pieces whose best estimate F alone is within ``PIECE_CLOSE`` times
+    the best piece's.  An estimate with E costs three to five times one of F alone (its image
+    lists are listed at every cell of an image, not at its first): 70-85% of the stage."""
+    alone = [o for o in options if set(o.letters) == {"f"}]
+    if not alone or len(alone) == len(options):
+        return options
+    by_piece: dict[str | None, float] = {}
+    for estimate in filter(None, (prober.estimate(o) for o in alone)):
+        piece = estimate.option.piece
+        by_piece[piece] = min(by_piece.get(piece, math.inf), estimate.seconds)
+    fastest = min(by_piece.values(), default=math.inf)
+    return [o for o in options
+            if o in alone or by_piece.get(o.piece, math.inf) <= PIECE_CLOSE * fastest]
 
 
 def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
@@ -545,7 +570,8 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             if letters in (fill, default) else [letters]
         options = [replace(top.option, piece=name, fila_at=at - d, letters=sched[d:])
                    for name in names for d in (0, 1) for sched in schedules if at - d > 0]
-        top = best([o for o in options if o.fila_at == at or prober.within_reach(o)]) or top
+        options = [o for o in options if o.fila_at == at or prober.within_reach(o)]
+        top = best(with_close_pieces(prober, options)) or top
     if top.seconds >= SWITCH_FROM:
         while top.option.fila_at > 1:
             option = replace(top.option, fila_at=top.option.fila_at - 1,
