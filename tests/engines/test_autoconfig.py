@@ -15,6 +15,7 @@ from cpkit.models.tiling import Piece, Puzzle
 from cpkit.models.geometry import group
 from cpkit.result import verify_tiling
 from cpkit.engines.tiling.auto import tiling_autoconfig as autoconfig, tiling_prober
+from cpkit.engines.tiling.auto import tiling_walks as walks
 from cpkit.engines.tiling.auto import tiling_auto_search as auto_search
 from cpkit.engines.dispatch import solve
 from cpkit.engines.tiling import tiling_front as tiling
@@ -511,7 +512,8 @@ def test_a_run_goes_on_with_the_search_begun_before_the_choice(tiling_instance, 
 
 
 class _Priced:
-    """A prober whose estimates are given by switch (and letters, the same for all)."""
+    """A prober whose estimates are given by switch (and letters, the same for all); a
+    switch it has no estimate for is out of reach."""
 
     def __init__(self, by_switch):
         self.by_switch = by_switch
@@ -521,6 +523,29 @@ class _Priced:
         self.asked.append(option.fila_at)
         seconds = self.by_switch.get(option.fila_at)
         return None if seconds is None else tiling_prober.Estimate(option, seconds, 1)
+
+    def within_reach(self, option):
+        return option.fila_at in self.by_switch
+
+
+@pytest.mark.parametrize("by_switch, chosen_at", [
+    ({12: 0.79, 11: 0.85, 10: 0.62, 9: 1.31}, 10),        # past a rise to a fall below it
+    ({12: 0.8, 11: 0.7, 10: 0.75, 9: 0.6, 8: 0.9, 7: 1.0}, 9),    # and again from there
+    ({12: 0.8, 11: 0.9, 10: 0.85, 9: 0.1}, 12),           # two levels down, no further
+    ({12: 0.8, 11: 0.6}, 11),                             # the next out of reach
+])
+def test_dlx_hands_over_deeper_where_one_or_two_levels_down_is_estimated_shorter(
+        by_switch, chosen_at):
+    """``deeper`` looks one and two levels below the best switch so far and moves to the
+    best of them if shorter: the estimates of the 8 x 8 with a 2 x 2 hole at a corner's side
+    rise one level down and fall two levels down (E from 10 pieces searched 0.24 s, from 12
+    0.40 s)."""
+    at = max(by_switch)
+    top = tiling_prober.Estimate(tiling_prober.Option(0, at, "e" * (at - 3) + "fff"),
+                                 by_switch[at], 1)
+    found = walks.deeper(_Priced(by_switch), top)
+    assert found.option.fila_at == chosen_at
+    assert found.option.letters == ("e" * (at - 3) + "fff")[at - chosen_at:]
 
 
 @pytest.mark.parametrize("by_switch, finer, chosen_at", [
@@ -540,7 +565,7 @@ def test_a_switch_above_the_default_is_taken_where_estimated_shorter(by_switch, 
     puzzle = generate((9, 8), 6, seed=1)
     assert hybrid.latest_fila_at(puzzle, 64) == 10
     top = tiling_prober.Estimate(tiling_prober.Option(0, 10, "f" * 10), by_switch[10], 1)
-    found = autoconfig.higher(_Priced(by_switch), top, puzzle,
+    found = walks.higher(_Priced(by_switch), top, puzzle,
                               _Priced(finer) if finer is not None else None)
     assert found.option.fila_at == chosen_at
     assert len(found.option.letters) == chosen_at
@@ -559,7 +584,7 @@ def test_the_walk_up_ends_at_three_words_or_at_the_first_piece(tiling_instance):
         at = hybrid.latest_fila_at(puzzle, 64)
         prober = _Priced(falling)
         top = tiling_prober.Estimate(tiling_prober.Option(0, at, "f" * at), falling[at], 1)
-        assert autoconfig.higher(prober, top, puzzle).option.fila_at == last
+        assert walks.higher(prober, top, puzzle).option.fila_at == last
         assert max(hybrid.largest_volume(puzzle, a) for a in prober.asked) <= 3 * 64
 
 

@@ -53,14 +53,14 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    D, two images, against the rule's K, nine: a third of the estimated search), each with
    DLX handing over at once or one piece later (the two interact), and in 3D with F alone
    and, within ``PIECE_CLOSE`` of the best F alone, with the default schedule (so do they);
-   over ``SWITCH_FROM``, DLX one level deeper at a time while that pays (DLX's min-fit over
-   cells and pieces prunes the top of the tree better than FILA's cell heuristics: polycube
-   hands over with ten pieces left); over ``SCHEDULE_FROM``, E, or S, down to a level and F
-   below, the level found by a climb (``climbs``); over ``REFINE_FROM``, the closest options
-   estimated again, ``REFINE_SCALE`` times as finely, and the finer estimates decide.  No
-   switch deeper than the default is estimated where more than ``DEEPEST_FRONTIER``
-   (``tiling_prober``) nodes are estimated to be handed over: so few drawn nodes cannot speak
-   for so many.
+   over ``SWITCH_FROM``, DLX one or two levels deeper at a time while that pays
+   (``tiling_walks.deeper``; DLX's min-fit over cells and pieces prunes the top of the tree
+   better than FILA's cell heuristics: polycube hands over with ten pieces left); over
+   ``SCHEDULE_FROM``, E, or S, down to a level and F below, the level found by a climb
+   (``climbs``); over ``REFINE_FROM``, the closest options estimated again,
+   ``REFINE_SCALE`` times as finely, and the finer estimates decide.  No switch deeper than
+   the default is estimated where more than ``DEEPEST_FRONTIER`` (``tiling_prober``) nodes
+   are estimated to be handed over: so few drawn nodes cannot speak for so many.
 
 Everything is seeded and ranked by estimates and keys only (never by the clock), so a puzzle
 gets the same configuration on every run and for every turn or mirror image of its file.
@@ -84,7 +84,8 @@ from .. import tiling_front as tiling
 from ...runtime.driver import check_setup
 from . import tiling_cost_model as cost_model
 from .tiling_prober import WORDS, Estimate, Option, Prober, in_search, shortest
-from .tiling_schedules import DEFAULT_F_LEVELS, config_of, default_letters, first_config
+from .tiling_schedules import config_of, default_letters, first_config
+from .tiling_walks import climbs, confirmed, deeper, higher
 
 #: The glance: one estimate of the default configuration from this many nodes at the switch
 #: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
@@ -138,7 +139,13 @@ PIECE_FROM = 0.5
 #: the best F alone 16.1 s).  E's gain over F alone differs by piece by up to three times
 #: (0.47 to 1.42 there), hence the margin.
 PIECE_CLOSE = 2.0
-SWITCH_FROM = 3.0
+#: DLX one or two levels deeper (``tiling_walks.deeper``) pays from here: on 171 puzzles
+#: (the bundled ones, boxes cut at random, the 8 x 8 and other boxes with holes, tetracubes
+#: and tetrominoes) it made two to six estimates more (10-40 ms) on eleven and changed the
+#: configuration of seven that search in under 2 s, all of the 8 x 8 with holes: search and
+#: choice 0.69 to 1.06 times as long (a 2 x 2 hole at a corner's side: E from 10 pieces,
+#: 0.45 against 0.61 s).
+SWITCH_FROM = 0.5
 REFINE_FROM = 2.0
 #: Estimated search seconds from which switches above the default are estimated (``higher``).
 HIGHER_FROM = 0.25
@@ -207,92 +214,6 @@ class Choice:
 def same_search(a: hybrid.Config, b: hybrid.Config) -> bool:
     """Whether two configurations search alike (whatever the reason given for them)."""
     return (a.fila_at, str(a.schedule), a.nof) == (b.fila_at, str(b.schedule), b.nof)
-
-
-def climb(prober: Prober, base: Option, letter: str, start: int) -> Estimate | None:
-    """The best schedule ``letter`` down to some level and F below it (with the orientation,
-    switch and piece of ``base``), found by walking the number of F levels from ``start`` one
-    step at a time while the estimate improves (its cost is near unimodal in that number: more
-    F levels make nodes cheaper and more numerous)."""
-    at = base.fila_at
-
-    def at_levels(f_levels: int) -> Estimate | None:
-        if not 0 <= f_levels <= at:
-            return None
-        return prober.estimate(replace(base, letters=letter * (at - f_levels) + "f" * f_levels))
-
-    here = at_levels(start)
-    if here is None:
-        return None
-    for step in (1, -1):
-        f_levels = start
-        while True:
-            there = at_levels(f_levels + step)
-            if there is None or there.seconds >= here.seconds:
-                break
-            here, f_levels = there, f_levels + step
-        if f_levels != start:
-            break                           # it improved one way: the other way is worse
-    return here
-
-
-def climbs(prober: Prober, top: Estimate) -> Estimate:
-    """``top``, or the best of the E and the S climbs from it if better.  E's climb starts
-    from the default 3D schedule (``DEFAULT_F_LEVELS`` of F, most often estimated already);
-    S's from one level of S, where its estimates are cheapest: each level of S is a fit check
-    per candidate image at every node, in the probes as in the search (on the 2 x 4 x 8 box
-    the climb from three levels of F took nine estimates and 0.17 s to end at two levels of
-    S)."""
-    at = top.option.fila_at
-    found = [top, climb(prober, top.option, "e", min(DEFAULT_F_LEVELS, at)),
-             climb(prober, top.option, "s", max(at - 1, 0))]
-    return min((e for e in found if e is not None), key=lambda e: e.seconds)
-
-
-def higher(prober: Prober, top: Estimate, puzzle: Puzzle, finer: Prober | None = None
-           ) -> Estimate:
-    """``top``, or a switch above it, where DLX hands over sooner and FILA searches more than
-    one word of open cells (up to ``WORDS``): one piece higher at a time while the best of
-    ``top``'s letters with one more level, F alone and the default schedule is estimated
-    shorter.  The default switch is the last whose open cells fit one word, but on puzzles of
-    more cells DLX's levels above it can cost more than FILA's would (search and choice, in
-    one run): a 9 x 8 box cut into hexominoes 0.33 s handing over at 10 pieces, 0.22 s with
-    FILA from the first piece (12); a 2 x 6 x 6 box cut into hexacubes 0.87 s (F alone at
-    10) against 0.49 s (E, then F, at 11); a 3 x 4 x 6 box of hexacubes 6.9 s against 2.5 s
-    (F alone at 10 and 11).  The
-    estimates of higher switches scatter more (FILA's trees are deeper): another 3 x 4 x 6
-    box, 13 s at 10 pieces and 27 s at 11, was estimated at 29 and 23 s, and at 29 and 40 s
-    by ``finer`` estimates, twice as many nodes drawn; so where the search is estimated long
-    enough to pay for them (``REFINE_FROM``), a step up is taken only if ``finer`` agrees."""
-    while True:
-        at = top.option.fila_at + 1
-        cells = hybrid.largest_volume(puzzle, at)
-        if at > puzzle.n_pieces or cells > WORDS * fila.WORD:
-            return top
-        fila_probe.jit_seconds(fila.words_for(cells))
-        schedules = dict.fromkeys([top.option.letters[:1] + top.option.letters, "f" * at,
-                                   default_letters(puzzle, at)])
-        up = shortest(prober, [replace(top.option, fila_at=at, letters=letters)
-                               for letters in schedules])
-        if up is None or up.seconds >= top.seconds or \
-                finer is not None and confirmed(up, top, finer) is top:
-            return top
-        top = up
-
-
-def _shorter(a: Estimate | None, b: Estimate | None) -> bool:
-    return a is not None and (b is None or a.seconds < b.seconds)
-
-
-def confirmed(up: Estimate, below: Estimate | None, finer: Prober) -> Estimate:
-    """``up``, a higher switch estimated shorter than ``below`` (the best at a lower one), if
-    ``finer`` estimates agree; else ``below``: the coarse estimates of higher switches
-    scatter more (``higher``'s text).  On the 13 x 13 diamond of pentominoes and tetrominoes
-    FILA from 15 pieces was estimated shorter than E, then F, at the default and moved the
-    stages after it (the piece stage) to a switch the finer estimates then left."""
-    if below is None or _shorter(finer.estimate(up.option), finer.estimate(below.option)):
-        return up
-    return below
 
 
 def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
@@ -573,13 +494,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         options = [o for o in options if o.fila_at == at or prober.within_reach(o)]
         top = best(with_close_pieces(prober, options)) or top
     if top.seconds >= SWITCH_FROM:
-        while top.option.fila_at > 1:
-            option = replace(top.option, fila_at=top.option.fila_at - 1,
-                             letters=top.option.letters[1:])
-            deeper = prober.estimate(option) if prober.within_reach(option) else None
-            if deeper is None or deeper.seconds >= top.seconds:
-                break
-            top = deeper
+        top = deeper(prober, top)
     if top.seconds >= SCHEDULE_FROM:
         top = climbs(prober, top)
     if top.seconds >= REFINE_FROM:
