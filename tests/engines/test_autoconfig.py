@@ -489,6 +489,35 @@ def test_the_piece_stage_tries_close_pieces_with_both_schedules_in_3d(monkeypatc
     assert 0 < len(with_e) < len(set(alone) - {None})
 
 
+def test_the_piece_stage_keeps_an_option_with_e_estimated_already():
+    """A piece far behind under F alone is not estimated with E, but an option with E that
+    the stages before estimated (the rule's piece, None) stays in the comparison: it costs
+    nothing to keep."""
+    option = tiling_prober.Option
+    seconds = {(None, "f"): 3.0, ("A", "f"): 1.0, ("B", "f"): 1.5,
+               (None, "e"): 0.5, ("A", "e"): 0.8, ("B", "e"): 0.9}
+
+    class _ByPiece:
+        def __init__(self):
+            self.made = {}
+
+        def estimate(self, o):
+            kind = "f" if set(o.letters) == {"f"} else "e"
+            self.made[o] = tiling_prober.Estimate(o, seconds[o.piece, kind], 1)
+            return self.made[o]
+
+    options = [option(0, 10, letters, piece) for piece in (None, "A", "B")
+               for letters in ("f" * 10, "e" * 7 + "fff")]
+    prober = _ByPiece()
+    kept = autoconfig.with_close_pieces(prober, options)
+    assert {(o.piece, o.letters[0]) for o in kept} == \
+        {(None, "f"), ("A", "f"), ("B", "f"), ("A", "e"), ("B", "e")}
+    prober = _ByPiece()
+    prober.estimate(options[1])             # None with E, estimated before the stage
+    kept = autoconfig.with_close_pieces(prober, options)
+    assert options[1] in kept and len(kept) == len(options)
+
+
 @pytest.mark.parametrize("unique, count_only", [("rotation", True), ("rotation", False),
                                                 ("mirror", False)])
 def test_a_run_goes_on_with_the_search_begun_before_the_choice(tiling_instance, unique,

@@ -228,8 +228,9 @@ def pieces_to_try(puzzle: Puzzle, unique: str) -> list[str]:
 def with_close_pieces(prober: Prober, options: list[Option]) -> list[Option]:
     """The piece stage's ``options`` worth estimating: each piece F alone, and the other
     schedules only for the pieces whose best estimate F alone is within ``PIECE_CLOSE`` times
-    the best piece's.  An estimate with E costs three to five times one of F alone (its image
-    lists are listed at every cell of an image, not at its first): 70-85% of the stage."""
+    the best piece's, or where estimated already.  An estimate with E costs three to five
+    times one of F alone (its image lists are listed at every cell of an image, not at its
+    first): 70-85% of the stage."""
     alone = [o for o in options if set(o.letters) == {"f"}]
     if not alone or len(alone) == len(options):
         return options
@@ -238,8 +239,8 @@ def with_close_pieces(prober: Prober, options: list[Option]) -> list[Option]:
         piece = estimate.option.piece
         by_piece[piece] = min(by_piece.get(piece, math.inf), estimate.seconds)
     fastest = min(by_piece.values(), default=math.inf)
-    return [o for o in options
-            if o in alone or by_piece.get(o.piece, math.inf) <= PIECE_CLOSE * fastest]
+    return [o for o in options if o in alone or o in prober.made or
+            by_piece.get(o.piece, math.inf) <= PIECE_CLOSE * fastest]
 
 
 def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
