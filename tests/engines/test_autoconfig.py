@@ -6,7 +6,6 @@ import math
 from dataclasses import replace
 
 import numpy as np
-
 import pytest
 
 from cpkit.models import reorient
