@@ -82,6 +82,7 @@ def test_cut_boxes_are_checked_against_each_other(monkeypatch, tmp_path):
                         suite.CpkitRun(320, 1.0, 0.5, {}))
     monkeypatch.setattr(ref, "run", lambda binary, path, flags, timeout: raw.append(flags) or
                         ref.Run(320, 2.0, 1.9))
+
     def box_as_generated(table):
         return next(row for row in table.rows if row[:2] == ["cut_3x3x6_n6_s1", "as generated"])
 

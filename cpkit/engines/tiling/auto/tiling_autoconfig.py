@@ -479,11 +479,11 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
             constrained:
         # Each piece with DLX placing one more piece too: the two interact (a constrained X
         # in the 3 x 4 x 5 box is the worst choice handing over at once, the best one level
-        # later).  In 3D, each with F alone and with the default, E, then F: piece and
-        # schedule interact too (a 3 x 4 x 6 box cut into hexacubes searched in 7.3 s with E,
-        # then F, and its F piece constrained; the stages before it had kept F alone, 17 s,
-        # estimated shorter than E, then F, with the rule's piece, and no piece beat it F
-        # alone).
+        # later).  In 3D, each with F alone and, if close under it (``with_close_pieces``),
+        # with the default, E, then F: piece and schedule interact too (a 3 x 4 x 6 box cut
+        # into hexacubes searched in 7.3 s with E, then F, and its F piece constrained; the
+        # stages before it had kept F alone, 17 s, estimated shorter than E, then F, with the
+        # rule's piece, and no piece beat it F alone).
         k, letters = top.option.orientation, top.option.letters
         names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
                                                          front_options.get("unique", "rotation"))
