@@ -48,7 +48,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    seconds, F alone on every
    orientation (glanced at first, estimated only within ``SCREEN`` times the best; another
    replaces the first only under ``KEEP`` times its estimate), then the default on the best
-   (E, then F, for a 2D puzzle); over ``PIECE_FROM``, the piece the redundancy filter constrains:
+   (E, then F, for a 2D puzzle); from ``FEWEST_FROM`` to ``PIECE_FROM``, F alone with the
+   piece of fewest kept images constrained in place of the rule's (``fewest_kept``); over
+   ``PIECE_FROM``, the piece the redundancy filter constrains:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
    D, two images, against the rule's K, nine: a third of the estimated search), each with
    DLX handing over at once or one piece later (the two interact), and in 3D with F alone
@@ -132,6 +134,10 @@ SCHEDULE_FROM = 1.0
 #: octominoes, 0.95 and 1.08 on two of hexacubes.  Under 0.5 s it lost its cost on five of
 #: the seven boxes where it ran.
 PIECE_FROM = 0.5
+#: Under ``PIECE_FROM``, from here, one estimate more: the piece whose images the filter keeps
+#: fewest of, constrained instead of the rule's (``fewest_kept``; 3-34 ms, so not for
+#: searches estimated shorter).
+FEWEST_FROM = 0.1
 #: The piece stage estimates a piece with E, then F, only if its estimate F alone is within
 #: this factor of the best piece's.  On 33 boxes cut into pentacubes and hexacubes, the
 #: stage's pick was always a piece within 1.5 of the best F alone; the farthest, on a 3 x 4 x 6
@@ -241,6 +247,31 @@ def with_close_pieces(prober: Prober, options: list[Option]) -> list[Option]:
     fastest = min(by_piece.values(), default=math.inf)
     return [o for o in options if o in alone or o in prober.made or
             by_piece.get(o.piece, math.inf) <= PIECE_CLOSE * fastest]
+
+
+def fewest_kept(prober: Prober, top: Estimate, unique: str) -> Estimate:
+    """``top``, or ``top`` with the piece whose images the redundancy filter keeps fewest of
+    constrained in place of its rule's (``symmetry.piece_choices``), if that is estimated
+    under ``KEEP`` times ``top``; only for F alone (an estimate with E costs three to five
+    times as much).  DLX places the constrained piece first, so its kept images are the
+    tree's first level; the rule, tuned on the bundled puzzles (the Tetris Cube's L, twelve
+    images, searched in a third of the time of its G, eight), is no guide on others: on 33
+    puzzles searched in 0.05 to 25 s as configured (boxes cut at random into pentacubes,
+    hexacubes and hexominoes, 8 x 8 boxes with holes), the piece of fewest images took 0.25
+    to 2.9 times the rule's piece's time.  Under 1 s, where the two differed by over 1.3
+    times (21 files), one estimate of 3-34 ms so compared picked the faster on 18 and kept
+    the rule's piece on the other three: the 2 x 6 x 6 box of seed 27, 0.19 s with the rule's
+    A (40 images), 0.047 s with D (8); the 12 x 5 pentominoes, 0.084 s with the rule's F,
+    0.18 s with X (10), kept."""
+    k = top.option.orientation
+    if top.option.piece is not None or set(top.option.letters) != {"f"}:
+        return top
+    ranked = piece_choices(prober.cands[k].puzzle, unique)
+    fewest = min(ranked, key=lambda choice: choice[1], default=(None, 0))[0]
+    if fewest is None or fewest == prober.front(k).plan.piece:
+        return top
+    other = prober.estimate(replace(top.option, piece=fewest))
+    return other if other is not None and other.seconds < KEEP * top.seconds else top
 
 
 def flat_switches(puzzle: Puzzle, at: int) -> list[Option]:
@@ -475,8 +506,10 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
     if top.seconds >= ORIENT_FROM and flat:
         top = best([top.option, replace(top.option, letters=default_letters(first, at, 3))]) \
             or top
-    if top.seconds >= PIECE_FROM and front_options.get("redundancy", "auto") == "auto" and \
-            constrained:
+    pieces_free = front_options.get("redundancy", "auto") == "auto" and constrained
+    if FEWEST_FROM <= top.seconds < PIECE_FROM and pieces_free:
+        top = fewest_kept(prober, top, front_options.get("unique", "rotation"))
+    if top.seconds >= PIECE_FROM and pieces_free:
         # Each piece with DLX placing one more piece too: the two interact (a constrained X
         # in the 3 x 4 x 5 box is the worst choice handing over at once, the best one level
         # later).  In 3D, each with F alone and, if close under it (``with_close_pieces``),
