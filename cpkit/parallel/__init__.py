@@ -10,7 +10,8 @@
 - ``progress``: the terminal progress line.
 - ``solution_order``: a split run's solutions in the sequential order, streamed or at the end.
 - ``auto_race``: edge matching's ``--engine auto`` race before a split run, and its checkpoint.
-- ``runner``: the coordinator that ties them together (``run``).
+- ``runner``: ``run``, which searches a one-worker run here and hands the others to
+- ``coordinator``: what ties them together for a split run.
 
 Each engine's splitter (its ``prepare(model, options)``, which builds the engine's
 ``Splittable``) lives in the engine's folder under ``cpkit/engines`` and is named by its record

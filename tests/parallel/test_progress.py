@@ -27,7 +27,7 @@ def test_the_line_is_not_timed_by_the_estimates_that_chose_the_order(monkeypatch
     them, the time left read "~0s" a third of the way through a Tetris cube count.  The line's
     estimates come from other probes."""
     import cpkit
-    from cpkit.parallel import backends, plan, progress, runner
+    from cpkit.parallel import backends, coordinator, plan, progress
     from tests.conftest import TILING
 
     made, shown, submitted = {}, [], []
@@ -53,10 +53,10 @@ def test_the_line_is_not_timed_by_the_estimates_that_chose_the_order(monkeypatch
                          workers=1, subproblems=40, progress=True,
                          checkpoint=str(tmp_path / "soma.ck"))
     assert result.complete and result.count == 480
-    assert sorted(made) == [0, runner.LINE_SEED] and shown == [made[runner.LINE_SEED]]
+    assert sorted(made) == [0, coordinator.LINE_SEED] and shown == [made[coordinator.LINE_SEED]]
     order = made[0]
     assert [order[k] for k in submitted] == sorted(order, reverse=True)
-    assert made[0] != made[runner.LINE_SEED]
+    assert made[0] != made[coordinator.LINE_SEED]
 
 
 def test_line_shows_subproblems_solutions_rate_and_time_left():

@@ -13,11 +13,11 @@ import pytest
 
 import cpkit
 from cpkit.engines.registry import RECORDS
-from cpkit.parallel import backends, runner
+from cpkit.parallel import backends, coordinator
 
 INSTANCES = Path(__file__).resolve().parents[2] / "instances"
 
-#: What a split run adds to the JSON (``runner.Coordinator._merge``): how it was split and run.
+#: What a split run adds to the JSON (``Coordinator._merge``): how it was split and run.
 SPLIT_RUN_FIGURES = {"workers", "backend", "subproblems", "split_depth", "subproblems_done",
                      "split_seconds", "busy_seconds", "cpu_seconds", "critical_cpu_seconds",
                      "plan_seconds", "startup_seconds"}
@@ -34,7 +34,7 @@ def small_model(family: str):
                          ids=lambda r: f"{r.family}-{r.name}")
 def test_a_split_run_reports_the_keys_options_and_count_of_a_run_in_one_process(
         record, monkeypatch):
-    monkeypatch.setattr(runner.Coordinator, "_backend", lambda self, signals:
+    monkeypatch.setattr(coordinator.Coordinator, "_backend", lambda self, signals:
                         backends.InlineBackend(lambda: signals.raised is not None))
     model = small_model(record.family)
     alone = cpkit.solve(model, engine=record.name, workers=1)

@@ -341,7 +341,7 @@ def test_a_limit_run_ends_when_any_subproblem_holds_the_limit(tiling_instance, m
     """Promptness over the sequential first N (docs/architecture.md, "Split runs"): with the
     subproblems searched last first, the run ends in the first one searched that holds a
     solution, without searching those before it, and reports that genuine solution."""
-    from cpkit.parallel import backends, runner
+    from cpkit.parallel import backends, coordinator
     from cpkit.parallel import job as jobs
     from cpkit.result import verify_tiling
 
@@ -352,7 +352,7 @@ def test_a_limit_run_ends_when_any_subproblem_holds_the_limit(tiling_instance, m
         return [(index, jobs.solve_task(self.job, path, spec, self._cancelled, state=state))]
 
     monkeypatch.setattr(backends.InlineBackend, "poll", last_first)
-    monkeypatch.setattr(runner.Coordinator, "_backend", lambda self, signals:
+    monkeypatch.setattr(coordinator.Coordinator, "_backend", lambda self, signals:
                         backends.InlineBackend(lambda: signals.raised is not None))
     puzzle = tiling_instance("somacube.txt")
     result = cpkit.solve(puzzle, unique="raw", workers=2, subproblems=50, limit=1)
@@ -446,16 +446,16 @@ def test_ctrl_c_while_preparing_reports_the_same_figures(tiling_instance, monkey
     import os
     import signal
 
-    from cpkit.parallel import runner
+    from cpkit.parallel import job as jobs
 
-    prepare = runner.prepared_tree
+    prepare = jobs.tree
 
     def interrupted(job):
         tree = prepare(job)
         os.kill(os.getpid(), signal.SIGINT)
         return tree
 
-    monkeypatch.setattr(runner, "prepared_tree", interrupted)
+    monkeypatch.setattr(jobs, "tree", interrupted)
     result = cpkit.solve(tiling_instance(HEXOMINOES), count_only=True, workers=2)
     assert result.stop_reason == "interrupted" and not result.complete
     assert result.stats.extra["subproblems_done"] == result.stats.extra["subproblems"] == 0
