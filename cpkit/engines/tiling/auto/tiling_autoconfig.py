@@ -263,14 +263,13 @@ def fewest_kept(prober: Prober, top: Estimate, unique: str) -> Estimate:
     the rule's piece on the other three: the 2 x 6 x 6 box of seed 27, 0.19 s with the rule's
     A (40 images), 0.047 s with D (8); the 12 x 5 pentominoes, 0.084 s with the rule's F,
     0.18 s with X (10), kept."""
-    k = top.option.orientation
     if top.option.piece is not None or set(top.option.letters) != {"f"}:
         return top
-    ranked = piece_choices(prober.cands[k].puzzle, unique)
-    fewest = min(ranked, key=lambda choice: choice[1], default=(None, 0))[0]
-    if fewest is None or fewest == prober.front(k).plan.piece:
+    k = top.option.orientation
+    fewest = pieces_to_try(prober.cands[k].puzzle, unique)[:1]
+    if not fewest or fewest[0] == prober.front(k).plan.piece:
         return top
-    other = prober.estimate(replace(top.option, piece=fewest))
+    other = prober.estimate(replace(top.option, piece=fewest[0]))
     return other if other is not None and other.seconds < KEEP * top.seconds else top
 
 
@@ -507,8 +506,9 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         top = best([top.option, replace(top.option, letters=default_letters(first, at, 3))]) \
             or top
     pieces_free = front_options.get("redundancy", "auto") == "auto" and constrained
+    unique = front_options.get("unique", "rotation")
     if FEWEST_FROM <= top.seconds < PIECE_FROM and pieces_free:
-        top = fewest_kept(prober, top, front_options.get("unique", "rotation"))
+        top = fewest_kept(prober, top, unique)
     if top.seconds >= PIECE_FROM and pieces_free:
         # Each piece with DLX placing one more piece too: the two interact (a constrained X
         # in the 3 x 4 x 5 box is the worst choice handing over at once, the best one level
@@ -518,8 +518,7 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         # stages before it had kept F alone, 17 s, estimated shorter than E, then F, with the
         # rule's piece, and no piece beat it F alone).
         k, letters = top.option.orientation, top.option.letters
-        names = [None] + [name for name in pieces_to_try(cands[k].puzzle,
-                                                         front_options.get("unique", "rotation"))
+        names = [None] + [name for name in pieces_to_try(cands[k].puzzle, unique)
                           if name != prober.front(k).plan.piece]
         schedules = list(dict.fromkeys([letters, fill, default])) \
             if letters in (fill, default) else [letters]
