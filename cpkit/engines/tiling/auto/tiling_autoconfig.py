@@ -54,7 +54,9 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    the three whose images it keeps fewest of and its rule's first choice (the Bedlam cube's
    D, two images, against the rule's K, nine: a third of the estimated search), each with
    DLX handing over at once or one piece later (the two interact), and in 3D with F alone
-   and, within ``PIECE_CLOSE`` of the best F alone, with the default schedule (so do they);
+   and, within ``PIECE_CLOSE`` of the best F alone, with the default schedule (so do they),
+   a pick from ``CONFIRM_FROM`` to ``REFINE_FROM`` taken only where finer estimates agree
+   (``confirmed``);
    over ``SWITCH_FROM``, DLX one or two levels deeper at a time while that pays
    (``tiling_walks.deeper``; DLX's min-fit over cells and pieces prunes the top of the tree
    better than FILA's cell heuristics: polycube hands over with ten pieces left); over
@@ -145,6 +147,20 @@ FEWEST_FROM = 0.1
 #: the best F alone 16.1 s).  E's gain over F alone differs by piece by up to three times
 #: (0.47 to 1.42 there), hence the margin.
 PIECE_CLOSE = 2.0
+#: The piece stage's pick replaces the configuration so far only where ``finer`` estimates
+#: agree (``confirmed``), if estimated from this many seconds to ``REFINE_FROM`` (from there
+#: the refinement estimates the closest options finely anyway).  Its estimates are the
+#: least of up to twenty coarse ones, many at switches whose hundreds of subproblems eight
+#: drawn nodes stand for, and the least of noisy numbers is low: on a 2 x 6 x 6 box of
+#: hexacubes (seed 44) D, F alone at 10, was estimated at 0.42 s against 0.54 s for E, then
+#: F at 11 (finer: 1.3 and 0.57 s) and searched in 0.88 s against 0.30 s.  On 341 puzzles
+#: (boxes cut at random, boxes with holes, the bundled ones) a pick in that range was
+#: confirmed on 21 and turned down on 5, each of which then searched in 0.32 to 0.85 of the
+#: pick's time; a confirmation costs two finer estimates, 8 to 58 ms (median 28).  Over
+#: 2 s the finer estimates did no better than the coarse: of four picks they turned down,
+#: two searched 0.69 and 0.75 times as long as the pick, two 1.14 and 1.31 times (the PT
+#: diamond, 5.3 s against 4.0 s).
+CONFIRM_FROM = 0.25
 #: DLX one or two levels deeper (``tiling_walks.deeper``) pays from here: on 171 puzzles
 #: (the bundled ones, boxes cut at random, the 8 x 8 and other boxes with holes, tetracubes
 #: and tetrominoes) it made two to six estimates more (10-40 ms) on eleven and changed the
@@ -525,7 +541,10 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         options = [replace(top.option, piece=name, fila_at=at - d, letters=sched[d:])
                    for name in names for d in (0, 1) for sched in schedules if at - d > 0]
         options = [o for o in options if o.fila_at == at or prober.within_reach(o)]
-        top = best(with_close_pieces(prober, options)) or top
+        found = best(with_close_pieces(prober, options))
+        if found is not None and found.option != top.option:
+            top = confirmed(found, top, finer) \
+                if CONFIRM_FROM <= found.seconds < REFINE_FROM else found
     if top.seconds >= SWITCH_FROM:
         top = deeper(prober, top)
     if top.seconds >= SCHEDULE_FROM:
