@@ -153,9 +153,9 @@ PIECE_CLOSE = 2.0
 #: least of up to twenty coarse ones, many at switches whose hundreds of subproblems eight
 #: drawn nodes stand for, and the least of noisy numbers is low: on a 2 x 6 x 6 box of
 #: hexacubes (seed 44) D, F alone at 10, was estimated at 0.42 s against 0.54 s for E, then
-#: F at 11 (finer: 1.3 and 0.57 s) and searched in 0.88 s against 0.30 s.  On 341 puzzles
+#: F at 11 (finer: 1.3 and 0.57 s) and searched in 0.88 s against 0.30 s.  On 381 puzzles
 #: (boxes cut at random, boxes with holes, the bundled ones) a pick in that range was
-#: confirmed on 21 and turned down on 5, each of which then searched in 0.32 to 0.85 of the
+#: confirmed on 23 and turned down on 5, each of which then searched in 0.32 to 0.85 of the
 #: pick's time; a confirmation costs two finer estimates, 8 to 58 ms (median 28).  Over
 #: 2 s the finer estimates did no better than the coarse: of four picks they turned down,
 #: two searched 0.69 and 0.75 times as long as the pick, two 1.14 and 1.31 times (the PT
