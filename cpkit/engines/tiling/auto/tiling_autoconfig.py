@@ -42,7 +42,8 @@ as in its best.  So ``choose`` decides all three from the puzzle itself:
    above it for a flat puzzle (FILA from the first piece, or every switch up to ``WORDS``
    words of open cells) and E, then F, with holes, the switch it finds shorter kept by the
    stages after (over ``REFINE_FROM`` one above the default only where finer estimates
-   agree, ``confirmed``), and F alone there over ``TINY`` seconds; over ``HIGHER_FROM``,
+   agree, ``confirmed``; from ``SETTLE_FROM``, a near tie settled by finer estimates,
+   ``settled``), and F alone there over ``TINY`` seconds; over ``HIGHER_FROM``,
    switches above it, on up to ``WORDS`` words of open cells, one piece higher at a time while
    that pays (``higher``), the switch found kept by the stages after; over ``ORIENT_FROM``
    seconds, F alone on every
@@ -89,7 +90,7 @@ from ...runtime.driver import check_setup
 from . import tiling_cost_model as cost_model
 from .tiling_prober import WORDS, Estimate, Option, Prober, in_search, shortest
 from .tiling_schedules import config_of, default_letters, first_config
-from .tiling_walks import climbs, confirmed, deeper, higher
+from .tiling_walks import climbs, confirmed, deeper, higher, settled
 
 #: The glance: one estimate of the default configuration from this many nodes at the switch
 #: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
@@ -161,6 +162,18 @@ PIECE_CLOSE = 2.0
 #: two searched 0.69 and 0.75 times as long as the pick, two 1.14 and 1.31 times (the PT
 #: diamond, 5.3 s against 4.0 s).
 CONFIRM_FROM = 0.25
+#: From here to ``REFINE_FROM``, the first comparison of switches (a flat puzzle's, beside E,
+#: then F, where it has holes) is settled by ``finer`` estimates of the options within
+#: ``REFINE_WITHIN`` of the least (``tiling_walks.settled``): at switches handing over
+#: hundreds of subproblems for eight drawn nodes, coarse estimates a few per cent apart say
+#: nothing of their order, and every stage after builds on the switch.  A 13 x 6 box of
+#: hexominoes (seed 31) had 11 and 12 pieces estimated at 0.316 and 0.322 s (finer: 1.42 and
+#: 0.47 s), searched F alone in 0.73 and 0.34 s.  On 417 puzzles (those screened for
+#: ``CONFIRM_FROM``, the benchmark's) it compared on 22, at 9-22 ms, and changed five
+#: configurations: the 13 x 6 as drawn and turned and a 9 x 8 box of seed 73, searched in
+#: 0.32 and 0.33 of the time; a 9 x 8 box of seed 28, drawn both ways, in 2.9 times (0.098
+#: against 0.28 s: the switch it left was the one where the piece of fewest images paid).
+SETTLE_FROM = 0.25
 #: DLX one or two levels deeper (``tiling_walks.deeper``) pays from here: on 171 puzzles
 #: (the bundled ones, boxes cut at random, the 8 x 8 and other boxes with holes, tetracubes
 #: and tetrominoes) it made two to six estimates more (10-40 ms) on eleven and changed the
@@ -491,6 +504,8 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         return finish(None)
     if top.option.fila_at > at and top.seconds >= REFINE_FROM:
         top = confirmed(top, best([o for o in options if o.fila_at == at]), finer)
+    elif SETTLE_FROM <= top.seconds < REFINE_FROM:
+        top = settled(prober, top, options, finer, REFINE_WITHIN, REFINED)
     at = top.option.fila_at
     fill, default = "f" * at, default_letters(first, at)
     if top.seconds >= TINY and not flat:

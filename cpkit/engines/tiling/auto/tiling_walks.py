@@ -105,6 +105,20 @@ def confirmed(up: Estimate, below: Estimate | None, finer: Prober) -> Estimate:
     return below
 
 
+def settled(prober: Prober, top: Estimate, options: list[Option], finer: Prober,
+            within: float, most: int) -> Estimate:
+    """``top``, the least of ``prober``'s estimates of ``options``, or the estimate of another
+    of them that ``finer`` finds shorter, among the ``most`` closest within ``within`` times
+    ``top``: a near tie of coarse estimates is their noise, which finer ones settle.  The
+    estimate returned is ``prober``'s, so that the stages after compare like with like."""
+    close = sorted((e for e in (prober.estimate(o) for o in options)
+                    if e is not None and e.seconds <= within * top.seconds),
+                   key=lambda e: e.seconds)[:most]
+    fine = [(f.seconds, i) for i, f in enumerate(finer.estimate(e.option) for e in close)
+            if f is not None]
+    return close[min(fine)[1]] if len(close) > 1 and fine else top
+
+
 def deeper(prober: Prober, top: Estimate) -> Estimate:
     """DLX handing over ``LOOK_DEEPER`` levels deeper at most, the best of them kept if
     shorter than ``top``, and again from there.  One level is not enough to look at: on the
