@@ -90,7 +90,7 @@ from ...runtime.driver import check_setup
 from . import tiling_cost_model as cost_model
 from .tiling_prober import WORDS, Estimate, Option, Prober, in_search, shortest
 from .tiling_schedules import config_of, default_letters, first_config
-from .tiling_walks import climbs, confirmed, deeper, higher, settled
+from .tiling_walks import climbs, closest, confirmed, deeper, finest, higher, settled
 
 #: The glance: one estimate of the default configuration from this many nodes at the switch
 #: and this population, before anything else.  A puzzle it puts under ``GLANCE_BELOW`` seconds
@@ -570,11 +570,9 @@ def choose(puzzle: Puzzle, front_options: dict[str, Any], nof: bool | None = Non
         # decide: S for one or two levels then F on the 2 x 4 x 8 box was estimated under F
         # alone (3.1 and 3.4 s against 4.1 s) and took more (4.65 s against 4.2 s); finer,
         # 6.1 and 6.0 s against 5.1 s.  Three options, not two: F alone came third.
-        close = sorted((e for e in prober.made.values()
-                        if e is not None and e.seconds <= REFINE_WITHIN * top.seconds),
-                       key=lambda e: e.seconds)[:REFINED]
+        close = closest(prober.made.values(), top, REFINE_WITHIN, REFINED)
         if len(close) > 1:
-            top = min((e for e in (finer.estimate(c.option) for c in close) if e is not None),
-                      key=lambda e: e.seconds, default=top)
+            found = finest(close, finer)
+            top = found[1] if found is not None else top
             prober.made.update(finer.made)
     return finish(top)

@@ -105,18 +105,33 @@ def confirmed(up: Estimate, below: Estimate | None, finer: Prober) -> Estimate:
     return below
 
 
+def closest(estimates, top: Estimate, within: float, most: int) -> list[Estimate]:
+    """The ``most`` shortest of ``estimates`` (None for none) within ``within`` times
+    ``top``, shortest first."""
+    return sorted((e for e in estimates if e is not None and e.seconds <= within * top.seconds),
+                  key=lambda e: e.seconds)[:most]
+
+
+def finest(close: list[Estimate], finer: Prober) -> tuple[Estimate, Estimate] | None:
+    """Of ``close``, the one ``finer`` estimates shortest (the first on a tie): its estimate
+    in ``close`` and its finer one; None if ``finer`` can estimate none."""
+    fine = [(f, e) for e, f in ((e, finer.estimate(e.option)) for e in close) if f is not None]
+    if not fine:
+        return None
+    f, e = min(fine, key=lambda pair: pair[0].seconds)
+    return e, f
+
+
 def settled(prober: Prober, top: Estimate, options: list[Option], finer: Prober,
             within: float, most: int) -> Estimate:
     """``top``, the least of ``prober``'s estimates of ``options``, or the estimate of another
     of them that ``finer`` finds shorter, among the ``most`` closest within ``within`` times
     ``top``: a near tie of coarse estimates is their noise, which finer ones settle.  The
-    estimate returned is ``prober``'s, so that the stages after compare like with like."""
-    close = sorted((e for e in (prober.estimate(o) for o in options)
-                    if e is not None and e.seconds <= within * top.seconds),
-                   key=lambda e: e.seconds)[:most]
-    fine = [(f.seconds, i) for i, f in enumerate(finer.estimate(e.option) for e in close)
-            if f is not None]
-    return close[min(fine)[1]] if len(close) > 1 and fine else top
+    estimate returned is ``prober``'s, so that the stages after compare like with like; with
+    no other option that close, nothing is estimated again."""
+    close = closest((prober.estimate(o) for o in options), top, within, most)
+    found = finest(close, finer) if len(close) > 1 else None
+    return found[0] if found is not None else top
 
 
 def deeper(prober: Prober, top: Estimate) -> Estimate:
